@@ -1,0 +1,171 @@
+"""Per-call cost of CreateSchedule / GetSchedule / DeleteSchedule through boto3.
+
+Four backends are measured side by side in one process, in interleaved rounds:
+
+  http       the emulator over its in-thread HTTP server
+  inprocess  the emulator through the in-process transport (no socket)
+  floor      a bare Werkzeug app answering canned responses on the same server: the cost
+             of boto3 plus HTTP plus Werkzeug, with no emulation at all
+  moto       moto's mock_aws
+
+Run: python benchmarks/bench_api.py [--rounds 15] [--calls 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Iterable
+from typing import Any, Callable
+
+import boto3
+from botocore.config import Config
+
+from pytest_schedemu import Emulator
+from pytest_schedemu.server import ServerThread
+
+OPERATIONS = ("create", "get", "delete")
+ROLE = "arn:aws:iam::123456789012:role/r"
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
+ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s"
+
+
+def canned_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    method = environ["REQUEST_METHOD"]
+    environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    if method == "POST":
+        body: dict[str, Any] = {"ScheduleArn": ARN}
+    elif method == "GET":
+        body = {
+            "Arn": ARN,
+            "Name": "s",
+            "GroupName": "default",
+            "ScheduleExpression": "rate(5 minutes)",
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "State": "ENABLED",
+            "CreationDate": 1772352000.0,
+            "LastModificationDate": 1772352000.0,
+            "Target": {"Arn": QUEUE, "RoleArn": ROLE},
+        }
+    else:
+        body = {}
+    data = json.dumps(body).encode()
+    start_response(
+        "200 OK",
+        [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(data))),
+            ("x-amzn-RequestId", "00000000-0000-4000-8000-000000000000"),
+        ],
+    )
+    return [data]
+
+
+def plain_client(endpoint_url: str) -> Any:
+    return boto3.client(
+        "scheduler",
+        endpoint_url=endpoint_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+        config=Config(retries={"total_max_attempts": 1}),
+    )
+
+
+def one_round(client: Any, calls: int, prefix: str, samples: dict[str, list[float]]) -> None:
+    clock = time.perf_counter
+    for index in range(calls):
+        name = f"{prefix}-{index}"
+        started = clock()
+        client.create_schedule(
+            Name=name,
+            ScheduleExpression="rate(5 minutes)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": QUEUE, "RoleArn": ROLE},
+        )
+        created = clock()
+        client.get_schedule(Name=name)
+        got = clock()
+        client.delete_schedule(Name=name)
+        deleted = clock()
+        samples["create"].append(created - started)
+        samples["get"].append(got - created)
+        samples["delete"].append(deleted - got)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=40)
+    args = parser.parse_args()
+
+    from moto import mock_aws
+
+    http = Emulator(start="2026-03-01T08:00:00Z").start()
+    inprocess = Emulator(start="2026-03-01T08:00:00Z", transport="inprocess").start()
+    floor_server = ServerThread(canned_app)
+    moto_mock = mock_aws()
+    clients: dict[str, Callable[[], Any]] = {}
+    try:
+        http_client = http.client()
+        inprocess_client = inprocess.client()
+        floor_client = plain_client(floor_server.url)
+
+        def moto_client() -> Any:
+            return boto3.client(
+                "scheduler",
+                region_name="us-east-1",
+                aws_access_key_id="testing",
+                aws_secret_access_key="testing",
+            )
+
+        moto_mock.start()
+        moto = moto_client()
+        clients = {
+            "http": lambda: http_client,
+            "inprocess": lambda: inprocess_client,
+            "floor": lambda: floor_client,
+            "moto": lambda: moto,
+        }
+        samples = {name: {op: [] for op in OPERATIONS} for name in clients}
+        for name, get_client in clients.items():  # warm-up
+            one_round(get_client(), 5, f"warm-{name}", {op: [] for op in OPERATIONS})
+        for round_index in range(args.rounds):
+            order = list(clients)
+            order = order[round_index % len(order) :] + order[: round_index % len(order)]
+            for name in order:
+                one_round(clients[name](), args.calls, f"r{round_index}", samples[name])
+    finally:
+        moto_mock.stop()
+        http.stop()
+        inprocess.stop()
+        floor_server.stop()
+
+    medians = {
+        name: {op: statistics.median(values) * 1e6 for op, values in per_op.items()}
+        for name, per_op in samples.items()
+    }
+    per_call = {
+        name: statistics.median([v for values in per_op.values() for v in values]) * 1e6
+        for name, per_op in samples.items()
+    }
+    print(f"median µs per call ({args.rounds} rounds x {args.calls} calls per operation)")
+    print(f"{'backend':<10}" + "".join(f"{op:>10}" for op in OPERATIONS) + f"{'all':>10}")
+    for name in clients:
+        row = "".join(f"{medians[name][op]:>10.0f}" for op in OPERATIONS)
+        print(f"{name:<10}{row}{per_call[name]:>10.0f}")
+    print()
+    print("ratios (per-call medians; lower is better)")
+    for op in (*OPERATIONS, "all"):
+        pick = (lambda n: per_call[n]) if op == "all" else (lambda n, op=op: medians[n][op])
+        print(
+            f"  {op:<7} inprocess/moto = {pick('inprocess') / pick('moto'):.2f}   "
+            f"http/floor = {pick('http') / pick('floor'):.2f}"
+        )
+    print("targets: inprocess/moto <= 0.70, http/floor <= 1.30")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+"""The Scheduler REST API as a WSGI application.
+
+Routing, request parsing, shape validation, idempotency and error rendering live here; the
+operations themselves live in ``operations``. The HTTP server and the in-process transport
+both call this one application, so both answer byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import re
+import threading
+import traceback
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Callable
+from urllib.parse import parse_qs
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.routing import Map, Rule
+
+from pytest_schedemu.api.operations import Call, Operations, truncate_to_ms
+from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
+from pytest_schedemu.clock import Clock
+from pytest_schedemu.errors import (
+    API_ERRORS,
+    ApiError,
+    ConflictException,
+    InternalServerException,
+    RequestEntityTooLargeException,
+    SerializationException,
+    UnknownOperationException,
+)
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.store import Store, StoredResponse
+
+logger = logging.getLogger("pytest_schedemu.api")
+
+MAX_BODY_BYTES = 1024 * 1024
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+StartResponse = Callable[..., Any]
+WSGIEnvironment = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ServerError:
+    """An unexpected exception inside the server, answered as a 500 and kept for the test."""
+
+    method: str
+    path: str
+    operation: str | None
+    exception: BaseException
+    traceback: str
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} ({self.operation or 'no operation'}):\n{self.traceback}"
+
+
+@dataclass
+class ApiErrorInjection:
+    operation: str | None
+    error: type[ApiError]
+    message: str
+    remaining: int | None
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """Where one input member travels on the wire."""
+
+    member: str
+    location: str | None  # "uri", "querystring", or None for the JSON body
+    wire_name: str
+    kind: str
+
+
+@functools.cache
+def service_validator() -> ServiceValidator:
+    # Compiling the model takes milliseconds; every emulator in the process shares it.
+    return ServiceValidator()
+
+
+def _bindings(validator: ServiceValidator) -> dict[str, list[_Binding]]:
+    result: dict[str, list[_Binding]] = {}
+    for name in validator.model.operation_names:
+        shape = validator.model.operation_model(name).input_shape
+        result[name] = [
+            _Binding(
+                member,
+                member_shape.serialization.get("location"),
+                member_shape.serialization.get("name", member),
+                member_shape.type_name,
+            )
+            for member, member_shape in shape.members.items()
+        ]
+    return result
+
+
+def _routes(validator: ServiceValidator) -> Map:
+    rules = []
+    for name in validator.model.operation_names:
+        http = validator.model.operation_model(name).http
+        # Werkzeug decodes %2F before routing, so labels use the path converter and a name
+        # containing "/" reaches validation instead of becoming a routing 404.
+        path = re.sub(r"\{(\w+)\}", r"<path:\1>", http["requestUri"])
+        rules.append(Rule(path, methods=[http["method"]], endpoint=name))
+    return Map(rules, strict_slashes=False, merge_slashes=False)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_body(code: str, message: str) -> bytes:
+    return _canonical({"Message": message, "__type": code}).encode()
+
+
+class SchedulerApp:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        clock: Clock,
+        settings: Settings,
+        server_errors: list[ServerError],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.server_errors = server_errors
+        self.validator = service_validator()
+        self.operations = Operations(store, settings)
+        self.bindings = _bindings(self.validator)
+        self.url_map = _routes(self.validator)
+        self.injections: list[ApiErrorInjection] = []
+        self._injection_lock = threading.Lock()
+        self.extra_routes: Callable[[WSGIEnvironment], tuple[int, bytes] | None] | None = None
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
+        operation: str | None = None
+        try:
+            handled = self.extra_routes(environ) if self.extra_routes is not None else None
+            if handled is not None:
+                status, body = handled
+            else:
+                operation, labels = self._route(environ)
+                status, body = self._handle(environ, operation, labels)
+        except ApiError as error:
+            status, body = error.status, error_body(error.code, error.message)
+            headers.append(("x-amzn-ErrorType", error.code))
+        except Exception as exc:
+            recorded = ServerError(
+                environ.get("REQUEST_METHOD", ""),
+                environ.get("PATH_INFO", ""),
+                operation,
+                exc,
+                traceback.format_exc(),
+            )
+            self.server_errors.append(recorded)
+            logger.error("internal error while handling a request: %s", recorded)
+            crash = InternalServerException()
+            status, body = crash.status, error_body(crash.code, crash.message)
+            headers.append(("x-amzn-ErrorType", crash.code))
+        headers.append(("Content-Type", "application/json"))
+        headers.append(("Content-Length", str(len(body))))
+        start_response(f"{status} {HTTP_STATUS_CODES.get(status, 'Unknown')}", headers)
+        return [body]
+
+    # -- request parsing -------------------------------------------------------------------
+
+    def _route(self, environ: WSGIEnvironment) -> tuple[str, dict[str, str]]:
+        adapter = self.url_map.bind_to_environ(environ)
+        try:
+            endpoint, labels = adapter.match()
+        except HTTPException:
+            method = environ.get("REQUEST_METHOD", "")
+            path = environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8", "replace")
+            raise UnknownOperationException(f"Unknown operation {method} {path}.") from None
+        return str(endpoint), dict(labels)
+
+    def _read_body(self, environ: WSGIEnvironment) -> bytes:
+        stream = environ["wsgi.input"]
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > MAX_BODY_BYTES:
+            # Drain what the client sent so a kept-alive connection stays in step.
+            remaining = length
+            while remaining > 0:
+                chunk = stream.read(min(remaining, 65536))
+                if not chunk:
+                    break
+                remaining -= len(chunk)
+            raise RequestEntityTooLargeException(
+                f"Request body is larger than the limit of {MAX_BODY_BYTES} bytes."
+            )
+        if length:
+            data: bytes = stream.read(length)
+        elif environ.get("wsgi.input_terminated"):
+            data = stream.read(MAX_BODY_BYTES + 1)
+            if len(data) > MAX_BODY_BYTES:
+                raise RequestEntityTooLargeException(
+                    f"Request body is larger than the limit of {MAX_BODY_BYTES} bytes."
+                )
+        else:
+            data = b""
+        return data
+
+    def _partition(self, environ: WSGIEnvironment) -> tuple[str, str]:
+        match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+        if match is None:
+            return self.settings.account_id, self.settings.region
+        access_key, region = match.groups()
+        account = (
+            access_key
+            if len(access_key) == 12 and access_key.isdigit()
+            else self.settings.account_id
+        )
+        return account, region
+
+    def _handle(
+        self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
+    ) -> tuple[int, bytes]:
+        raw_body = self._read_body(environ)
+        bindings = self.bindings[operation]
+        body: dict[str, Any] = {}
+        if any(b.location is None for b in bindings) and raw_body.strip():
+            try:
+                parsed = json.loads(raw_body)
+            except (ValueError, UnicodeDecodeError):
+                raise SerializationException() from None
+            if not isinstance(parsed, dict):
+                raise SerializationException()
+            body = parsed
+        query = parse_qs(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+        params: dict[str, Any] = {}
+        token_wire_name: str | None = None
+        for binding in bindings:
+            if binding.location == "uri":
+                params[binding.member] = labels.get(binding.wire_name)
+            elif binding.location == "querystring":
+                values = query.get(binding.wire_name)
+                if values is not None:
+                    params[binding.member] = self._query_value(values, binding.kind)
+            elif binding.member in body:
+                params[binding.member] = body[binding.member]
+            if binding.member == "ClientToken":
+                token_wire_name = binding.wire_name
+        self._injected_failure(operation)
+        cleaned = self.validator[operation].validate(params)
+        call = Call(*self._partition(environ), truncate_to_ms(self.clock.now()))
+        handler = self.operations.handlers[operation]
+        token = cleaned.get("ClientToken")
+        if token is None:
+            return 200, _canonical(handler(call, cleaned)).encode()
+        fingerprint = hashlib.sha256(
+            _canonical(
+                {
+                    "body": {k: v for k, v in body.items() if k != "ClientToken"},
+                    "path": labels,
+                    "query": {k: v for k, v in query.items() if k != token_wire_name},
+                }
+            ).encode()
+        ).hexdigest()
+        with self.store.lock:
+            stored = self.store.stored_response(call.account_id, call.region, operation, token)
+            if stored is not None:
+                if stored.fingerprint != fingerprint:
+                    raise ConflictException(
+                        f"Idempotency token {token} was already used with different request "
+                        "parameters."
+                    )
+                return stored.status, stored.body
+            response = _canonical(handler(call, cleaned)).encode()
+            self.store.store_response(
+                call.account_id,
+                call.region,
+                operation,
+                token,
+                StoredResponse(fingerprint, 200, response),
+            )
+            return 200, response
+
+    @staticmethod
+    def _query_value(values: list[str], kind: str) -> Any:
+        if kind == "list":
+            return values
+        # A repeated scalar key: the first value wins.
+        first = values[0]
+        if kind == "integer":
+            return int(first) if _INTEGER.fullmatch(first) else NotAnInteger(first)
+        return first
+
+    # -- test-injected API errors ----------------------------------------------------------
+
+    def inject_error(
+        self, operation: str | None, code: str, message: str, times: int | None
+    ) -> None:
+        error = API_ERRORS.get(code)
+        if error is None:
+            raise ValueError(f"Unsupported error code {code!r}: use one of {sorted(API_ERRORS)}")
+        if operation is not None and operation not in self.bindings:
+            raise ValueError(
+                f"Unsupported operation {operation!r}: use one of {sorted(self.bindings)}"
+            )
+        with self._injection_lock:
+            self.injections.append(ApiErrorInjection(operation, error, message, times))
+
+    def _injected_failure(self, operation: str) -> None:
+        if not self.injections:
+            return
+        with self._injection_lock:
+            for injection in self.injections:
+                if injection.operation in (None, operation):
+                    if injection.remaining is not None:
+                        injection.remaining -= 1
+                        if injection.remaining <= 0:
+                            self.injections.remove(injection)
+                    raise injection.error(injection.message)

@@ -1,0 +1,305 @@
+"""Shape validation driven by botocore's service model for ``scheduler`` 2021-06-30.
+
+The model is botocore's own file for this API version, shipped with the package and loaded
+through ``botocore.loaders``. It is pinned rather than taken from the installed botocore
+because the error messages quote the model's patterns and follow its member order: newer
+botocore releases rewrote the patterns (dropping ``^``/``$``) and reordered members, and an
+upgrade of a user's botocore must not change what the emulator answers.
+
+Each operation's input shape is compiled once into a tree of ``_Node`` checkers. A check
+walks the request, raises ``SerializationException`` at the first member of the wrong JSON
+type, collects every constraint violation in the AWS message format, and returns the
+request with unknown members dropped and timestamps turned into datetimes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from re import Pattern
+from typing import Any
+
+from botocore.loaders import Loader
+from botocore.model import ServiceModel, Shape
+
+from pytest_schedemu.errors import SerializationException, ValidationException
+
+_DATA = Path(__file__).parent / "data"
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+# Timestamps are accepted as epoch seconds (what botocore sends) or as ISO 8601 text that
+# names its offset; a naive time would silently depend on the server's zone.
+_ISO_WITH_OFFSET = re.compile(r".+T.+(Z|z|[+-]\d\d:?\d\d)")
+
+
+def load_service_model() -> ServiceModel:
+    loader = Loader(extra_search_paths=[str(_DATA)], include_default_search_paths=False)
+    data = loader.load_service_model("scheduler", "service-2", api_version="2021-06-30")
+    return ServiceModel(data, service_name="scheduler")
+
+
+def member_path(name: str) -> str:
+    """The path segment AWS uses in messages: the member name, first letter lower-cased."""
+    return name[:1].lower() + name[1:]
+
+
+def render_value(value: Any) -> str:
+    """A value as AWS quotes it in a constraint message."""
+    if value is None:
+        return "null"
+    return f"'{_render(value)}'"
+
+
+def _render(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int)):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_render(item) for item in value) + "]"
+    if isinstance(value, datetime):
+        return str(round((value - _EPOCH).total_seconds(), 3))
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def format_errors(items: list[str]) -> str:
+    count = len(items)
+    noun = "error" if count == 1 else "errors"
+    return f"{count} validation {noun} detected: " + "; ".join(items)
+
+
+def violation(value: Any, path: str, constraint: str) -> str:
+    return f"Value {render_value(value)} at '{path}' failed to satisfy constraint: {constraint}"
+
+
+class NotAnInteger:
+    """A query value for an integer member that is not a decimal integer."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Node:
+    """The compiled checks of one shape."""
+
+    __slots__ = (
+        "enum",
+        "key",
+        "kind",
+        "maximum",
+        "member",
+        "members",
+        "minimum",
+        "pattern",
+        "pattern_text",
+        "required",
+        "value",
+    )
+
+    def __init__(self, shape: Shape, cache: dict[str, _Node]) -> None:
+        cache[shape.name] = self
+        metadata = shape.metadata
+        self.kind: str = shape.type_name
+        self.minimum: int | None = metadata.get("min")
+        self.maximum: int | None = metadata.get("max")
+        self.pattern_text: str | None = metadata.get("pattern")
+        self.pattern: Pattern[str] | None = (
+            re.compile(self.pattern_text, re.ASCII) if self.pattern_text else None
+        )
+        self.enum: list[str] = list(getattr(shape, "enum", None) or [])
+        self.members: list[tuple[str, str, _Node]] = []
+        self.required: frozenset[str] = frozenset()
+        self.member: _Node | None = None
+        self.key: _Node | None = None
+        self.value: _Node | None = None
+        if self.kind == "structure":
+            self.required = frozenset(shape.required_members)
+            self.members = [
+                (name, member_path(name), _compile(member, cache))
+                for name, member in shape.members.items()
+            ]
+        elif self.kind == "list":
+            self.member = _compile(shape.member, cache)
+        elif self.kind == "map":
+            self.key = _compile(shape.key, cache)
+            self.value = _compile(shape.value, cache)
+
+    def check(self, value: Any, path: str, errors: list[str]) -> Any:
+        kind = self.kind
+        if kind == "structure":
+            return self._check_structure(value, path, errors)
+        if kind == "string":
+            if not isinstance(value, str):
+                raise SerializationException()
+            self._check_scalar(value, len(value), path, errors)
+            return value
+        if kind in ("integer", "long"):
+            if isinstance(value, NotAnInteger):
+                errors.append(violation(value.text, path, "Member must be an integer"))
+                return None
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SerializationException()
+            self._check_range(value, path, errors)
+            return value
+        if kind == "boolean":
+            if not isinstance(value, bool):
+                raise SerializationException()
+            return value
+        if kind == "timestamp":
+            return parse_timestamp(value)
+        if kind == "list":
+            if not isinstance(value, list):
+                raise SerializationException()
+            assert self.member is not None
+            self._check_length(value, len(value), path, errors)
+            return [
+                self.member.check(item, f"{path}.{index}.member", errors)
+                for index, item in enumerate(value, 1)
+                if item is not None
+            ]
+        if kind == "map":
+            return self._check_map(value, path, errors)
+        raise SerializationException()
+
+    def _check_structure(self, value: Any, path: str, errors: list[str]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise SerializationException()
+        cleaned: dict[str, Any] = {}
+        prefix = f"{path}." if path else ""
+        for name, segment, node in self.members:
+            item = value.get(name)
+            if item is None:
+                if name in self.required:
+                    errors.append(violation(None, prefix + segment, "Member must not be null"))
+                continue
+            cleaned[name] = node.check(item, prefix + segment, errors)
+        return cleaned
+
+    def _check_map(self, value: Any, path: str, errors: list[str]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise SerializationException()
+        assert self.key is not None and self.value is not None
+        self._check_length(value, len(value), path, errors)
+        key_problems: list[str] = []
+        value_problems: list[str] = []
+        for key, item in value.items():
+            if not isinstance(item, str) and self.value.kind == "string":
+                raise SerializationException()
+            key_problems.extend(self.key.constraint_failures(key))
+            value_problems.extend(self.value.constraint_failures(item))
+        if key_problems:
+            unique = ", ".join(dict.fromkeys(key_problems))
+            errors.append(violation(value, path, f"Map key must satisfy constraint: [{unique}]"))
+        if value_problems:
+            unique = ", ".join(dict.fromkeys(value_problems))
+            errors.append(violation(value, path, f"Map value must satisfy constraint: [{unique}]"))
+        return dict(value)
+
+    def constraint_failures(self, value: str) -> list[str]:
+        failures: list[str] = []
+        self._check_scalar(value, len(value), "", failures, bare=True)
+        return failures
+
+    def _check_scalar(
+        self, value: str, length: int, path: str, errors: list[str], bare: bool = False
+    ) -> None:
+        self._check_length(value, length, path, errors, bare)
+        if self.pattern is not None and self.pattern.fullmatch(value) is None:
+            self._fail(
+                value,
+                path,
+                errors,
+                f"Member must satisfy regular expression pattern: {self.pattern_text}",
+                bare,
+            )
+        if self.enum and value not in self.enum:
+            self._fail(
+                value,
+                path,
+                errors,
+                "Member must satisfy enum value set: [" + ", ".join(self.enum) + "]",
+                bare,
+            )
+
+    def _check_length(
+        self, value: Any, length: int, path: str, errors: list[str], bare: bool = False
+    ) -> None:
+        if self.minimum is not None and length < self.minimum:
+            constraint = f"Member must have length greater than or equal to {self.minimum}"
+            self._fail(value, path, errors, constraint, bare)
+        if self.maximum is not None and length > self.maximum:
+            constraint = f"Member must have length less than or equal to {self.maximum}"
+            self._fail(value, path, errors, constraint, bare)
+
+    def _check_range(self, value: int, path: str, errors: list[str]) -> None:
+        if self.minimum is not None and value < self.minimum:
+            constraint = f"Member must have value greater than or equal to {self.minimum}"
+            errors.append(violation(value, path, constraint))
+        if self.maximum is not None and value > self.maximum:
+            constraint = f"Member must have value less than or equal to {self.maximum}"
+            errors.append(violation(value, path, constraint))
+
+    @staticmethod
+    def _fail(value: Any, path: str, errors: list[str], constraint: str, bare: bool) -> None:
+        errors.append(constraint if bare else violation(value, path, constraint))
+
+
+def _compile(shape: Shape, cache: dict[str, _Node]) -> _Node:
+    node = cache.get(shape.name)
+    return node if node is not None else _Node(shape, cache)
+
+
+def parse_timestamp(value: Any) -> datetime:
+    """A request timestamp as an aware UTC datetime, truncated to milliseconds."""
+    if isinstance(value, bool):
+        raise SerializationException()
+    if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SerializationException()
+        milliseconds = int(value * 1000) if isinstance(value, float) else value * 1000
+        try:
+            return _EPOCH + timedelta(milliseconds=milliseconds)
+        except OverflowError:
+            raise SerializationException() from None
+    if isinstance(value, str) and _ISO_WITH_OFFSET.fullmatch(value.strip()):
+        text = value.strip()
+        if text[-1] in "Zz":
+            text = text[:-1] + "+00:00"
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            raise SerializationException() from None
+        parsed = parsed.astimezone(timezone.utc)
+        return parsed.replace(microsecond=parsed.microsecond // 1000 * 1000)
+    raise SerializationException()
+
+
+class OperationValidator:
+    """Validates one operation's input; query and path members arrive already typed."""
+
+    def __init__(self, model: ServiceModel, operation: str, cache: dict[str, _Node]) -> None:
+        self.operation = model.operation_model(operation)
+        self.root = _compile(self.operation.input_shape, cache)
+
+    def validate(self, params: dict[str, Any]) -> Any:
+        errors: list[str] = []
+        cleaned = self.root.check(params, "", errors)
+        if errors:
+            raise ValidationException(format_errors(errors))
+        return cleaned
+
+
+class ServiceValidator:
+    def __init__(self, model: ServiceModel | None = None) -> None:
+        self.model = model or load_service_model()
+        cache: dict[str, _Node] = {}
+        self.operations = {
+            name: OperationValidator(self.model, name, cache) for name in self.model.operation_names
+        }
+
+    def __getitem__(self, operation: str) -> OperationValidator:
+        return self.operations[operation]

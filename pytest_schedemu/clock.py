@@ -1,0 +1,198 @@
+"""Clocks: the emulator's only source of time.
+
+The virtual clock moves only when a test moves it, and every move runs the dispatcher up to
+the new instant, so deliveries happen in the test's own thread in a fixed order. Nothing in
+the emulator reads the wall clock except ``RealClock``.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Union
+
+from pytest_schedemu.errors import ClockError
+
+UTC = timezone.utc
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+Instant = Union[str, datetime]
+
+
+def to_utc(value: Instant, *, what: str = "time") -> datetime:
+    """An aware UTC datetime from an aware datetime or an ISO-8601 string with an offset."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(
+                f"Unsupported {what} {value!r}: expected ISO 8601 such as '2026-03-01T08:00:00Z'"
+            ) from None
+        value = parsed
+    elif not isinstance(value, datetime):
+        raise TypeError(
+            f"Unsupported {what} {value!r}: expected an aware datetime or an ISO 8601 string"
+        )
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(
+            f"Unsupported {what} {value!r}: it has no time zone; add one, e.g. 'Z' or +00:00"
+        )
+    return value.astimezone(UTC)
+
+
+def wall_clock_now() -> datetime:
+    """The real time, whole seconds: the default start of a virtual clock."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def from_epoch(seconds: float) -> datetime:
+    return EPOCH + timedelta(seconds=seconds)
+
+
+def to_epoch(instant: datetime) -> float:
+    return (instant - EPOCH).total_seconds()
+
+
+# The dispatcher, as the clock sees it: run every work item due at or before the instant
+# and return the attempts made.
+Driver = Callable[[datetime], list[Any]]
+
+
+class VirtualClock:
+    """A clock that stands still until it is told to move.
+
+    ``advance``, ``move_to`` and ``tick`` run the dispatcher up to the new instant; while a
+    work item runs, ``now()`` is that item's instant.
+    """
+
+    real_time = False
+
+    def __init__(self, start: Instant) -> None:
+        self._now = to_utc(start, what="start")
+        self._driver: Driver | None = None
+        self._followers: list[Callable[[datetime], None]] = []
+        # One clock operation at a time: two threads advancing at once would interleave
+        # deliveries and make the order depend on the scheduler of the operating system.
+        self._moving = threading.RLock()
+
+    def attach(self, driver: Driver | None) -> None:
+        self._driver = driver
+
+    def now(self) -> datetime:
+        """The current virtual time, an aware UTC datetime."""
+        return self._now
+
+    def advance(
+        self,
+        delta: timedelta | None = None,
+        *,
+        seconds: float = 0,
+        minutes: float = 0,
+        hours: float = 0,
+        days: float = 0,
+        weeks: float = 0,
+    ) -> list[Any]:
+        """Move forward by ``delta`` (or the keyword amounts) and deliver what falls due."""
+        if delta is None:
+            delta = timedelta()
+        elif not isinstance(delta, timedelta):
+            raise TypeError(f"Unsupported delta {delta!r}: expected a datetime.timedelta")
+        delta += timedelta(seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks)
+        if delta < timedelta():
+            raise ValueError(f"Cannot advance by a negative amount ({delta}); time only moves on")
+        with self._moving:
+            return self._run_until(self._now + delta)
+
+    def move_to(self, when: Instant) -> list[Any]:
+        """Move forward to ``when`` and deliver what falls due; moving backwards is an error."""
+        target = to_utc(when, what="destination")
+        with self._moving:
+            if target < self._now:
+                raise ValueError(
+                    f"Cannot move the clock back from {self._now.isoformat()} to "
+                    f"{target.isoformat()}; only reset(start=...) may do that"
+                )
+            return self._run_until(target)
+
+    def tick(self) -> list[Any]:
+        """Deliver what is due at the current instant without moving time."""
+        with self._moving:
+            return self._run_until(self._now)
+
+    def _run_until(self, target: datetime) -> list[Any]:
+        attempts = self._driver(target) if self._driver is not None else []
+        self.set(target)
+        return attempts
+
+    def set(self, instant: datetime) -> None:
+        """Place the clock at ``instant``: for the dispatcher and for resets only."""
+        self._now = instant
+        for follow in self._followers:
+            follow(instant)
+
+    def follow(self, callback: Callable[[datetime], None]) -> Callable[[], None]:
+        """Call ``callback(now)`` whenever the clock moves; returns the undo function."""
+        self._followers.append(callback)
+        return lambda: self._followers.remove(callback)
+
+    @property
+    def operation_lock(self) -> threading.RLock:
+        """Held by every clock operation; a reset takes it too, to wait for one to finish."""
+        return self._moving
+
+    def __repr__(self) -> str:
+        return f"VirtualClock({self._now.isoformat()!r})"
+
+
+class RealClock:
+    """Wall-clock time, for running the emulator as a service (``schedemu serve``).
+
+    It cannot be moved: the dispatcher thread delivers what falls due as time passes.
+    """
+
+    real_time = True
+
+    def __init__(self) -> None:
+        self._moving = threading.RLock()
+        self._wake: Callable[[], None] | None = None
+
+    def attach(self, driver: Driver | None, wake: Callable[[], None] | None = None) -> None:
+        self._wake = wake
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def _refuse(self) -> list[Any]:
+        raise ClockError(
+            "The clock is real time (Emulator(clock='real')); it cannot be moved. "
+            "Use clock='virtual' to travel in time."
+        )
+
+    def advance(self, delta: timedelta | None = None, **amounts: float) -> list[Any]:
+        return self._refuse()
+
+    def move_to(self, when: Instant) -> list[Any]:
+        return self._refuse()
+
+    def tick(self) -> list[Any]:
+        """Wake the dispatcher thread; deliveries happen there, so none are returned."""
+        if self._wake is not None:
+            self._wake()
+        return []
+
+    def set(self, instant: datetime) -> None:
+        """Real time cannot be placed; resets keep it as it is."""
+
+    @property
+    def operation_lock(self) -> threading.RLock:
+        return self._moving
+
+    def __repr__(self) -> str:
+        return "RealClock()"
+
+
+# What the API and the emulator need of either clock.
+Clock = Union[VirtualClock, RealClock]

@@ -1,0 +1,85 @@
+"""Identity values and payload text of one occurrence (reference §5.4, §5.6 to §5.8).
+
+Everything here is a pure function of its arguments: the same schedule, nominal time and
+seed give the same ids, offsets and payloads in every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import datetime, timedelta, timezone
+from json.encoder import encode_basestring
+from typing import Union
+
+#: A nominal time: an aware datetime, or whole seconds since the Unix epoch.
+Instant = Union[datetime, int]
+
+SCHEDULE_ARN = "<aws.scheduler.schedule-arn>"
+SCHEDULED_TIME = "<aws.scheduler.scheduled-time>"
+EXECUTION_ID = "<aws.scheduler.execution-id>"
+ATTEMPT_NUMBER = "<aws.scheduler.attempt-number>"
+_PLACEHOLDER_PREFIX = "<aws.scheduler."
+
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+
+
+def ztime(t: Instant) -> str:
+    """``t`` as ``YYYY-MM-DDTHH:MM:SSZ``: UTC, whole seconds (sub-seconds are dropped)."""
+    # Naive UTC values and isoformat() take half the time of strftime on an aware value, and
+    # this runs on every attempt.
+    if isinstance(t, datetime):
+        if t.tzinfo is None or t.utcoffset() is None:
+            # astimezone() would read a naive value as local time and shift it silently.
+            raise ValueError(f"Unsupported naive datetime {t!r}: expected an aware datetime")
+        t = t.astimezone(timezone.utc).replace(tzinfo=None, microsecond=0)
+    else:
+        t = _NAIVE_EPOCH + timedelta(seconds=t)
+    return t.isoformat() + "Z"
+
+
+def event_id(schedule_arn: str, t: Instant) -> str:
+    """The id shared by every attempt of the occurrence of ``schedule_arn`` at ``t``."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{schedule_arn}@{ztime(t)}"))
+
+
+def execution_id(seed: int, event_id: str, attempt_number: int) -> str:
+    """The 16-hex-digit id of one attempt."""
+    return hashlib.sha256(f"{seed}|{event_id}|{attempt_number}".encode()).hexdigest()[:16]
+
+
+def flexible_offset(seed: int, schedule_arn: str, t: Instant, window_minutes: int) -> int:
+    """Whole seconds in ``[0, 60 * window_minutes)`` from ``t`` to the first attempt."""
+    digest = hashlib.sha256(f"{seed}|{schedule_arn}|{ztime(t)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (window_minutes * 60)
+
+
+def default_event(
+    event_id: str, scheduled_time: Instant, *, account: str, region: str, schedule_arn: str
+) -> str:
+    """The payload of a target without Input, as compact JSON in AWS's key order."""
+    # The id and the Z-time never need escaping; the other three are quoted like json.dumps.
+    return (
+        f'{{"version":"0","id":"{event_id}","detail-type":"Scheduled Event",'
+        f'"source":"aws.scheduler","account":{encode_basestring(account)},'
+        f'"time":"{ztime(scheduled_time)}","region":{encode_basestring(region)},'
+        f'"resources":[{encode_basestring(schedule_arn)}],"detail":"{{}}"}}'
+    )
+
+
+def substitute(
+    input_text: str,
+    schedule_arn: str,
+    scheduled_time: Instant,
+    execution_id: str,
+    attempt_number: int,
+) -> str:
+    """``input_text`` with the four context attributes replaced, and nothing else touched."""
+    if _PLACEHOLDER_PREFIX not in input_text:
+        return input_text
+    # Replacing one placeholder after another equals a simultaneous replacement because no
+    # value (a schedule ARN, a Z-time, hex digits, decimal digits) can contain "<".
+    text = input_text.replace(SCHEDULE_ARN, schedule_arn)
+    if SCHEDULED_TIME in text:
+        text = text.replace(SCHEDULED_TIME, ztime(scheduled_time))
+    return text.replace(EXECUTION_ID, execution_id).replace(ATTEMPT_NUMBER, str(attempt_number))

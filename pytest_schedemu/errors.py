@@ -1,0 +1,132 @@
+"""The exceptions of pytest-schedemu.
+
+::
+
+    SchedemuError                     anything the emulator raises on purpose
+    ├── ServerStartError              the server could not bind its address
+    ├── ClockError                    a real-time clock was asked to move
+    ├── DispatchLimitExceeded         one clock operation made too many attempts
+    └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
+        ├── ValidationException           400
+        ├── SerializationException        400  the body could not be parsed
+        ├── ServiceQuotaExceededException 402
+        ├── ResourceNotFoundException     404
+        ├── UnknownOperationException     404  no route for this method and path
+        ├── ConflictException             409
+        ├── RequestEntityTooLargeException 413
+        ├── ThrottlingException           429  only when a test injects it
+        └── InternalServerException       500
+
+``DeliveryError`` is not an emulator failure: a target handler raises it to choose the
+outcome of one delivery attempt.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class SchedemuError(Exception):
+    """Base class of every error the emulator raises on purpose."""
+
+
+class ServerStartError(SchedemuError):
+    """The emulator's HTTP server could not start, e.g. because the port is in use."""
+
+
+class ClockError(SchedemuError, ValueError):
+    """The clock cannot do what was asked, e.g. move a real-time clock."""
+
+
+class DispatchLimitExceeded(SchedemuError):
+    """A single clock operation made more attempts than ``max_attempts_per_advance``."""
+
+
+class ApiError(SchedemuError):
+    """An error answered to an API caller in the AWS wire format."""
+
+    code: ClassVar[str] = "InternalServerException"
+    status: ClassVar[int] = 500
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ValidationException(ApiError):
+    code = "ValidationException"
+    status = 400
+
+
+class SerializationException(ApiError):
+    code = "SerializationException"
+    status = 400
+
+    def __init__(self, message: str = "Unable to parse request body.") -> None:
+        super().__init__(message)
+
+
+class ServiceQuotaExceededException(ApiError):
+    code = "ServiceQuotaExceededException"
+    status = 402
+
+
+class ResourceNotFoundException(ApiError):
+    code = "ResourceNotFoundException"
+    status = 404
+
+
+class UnknownOperationException(ApiError):
+    code = "UnknownOperationException"
+    status = 404
+
+
+class ConflictException(ApiError):
+    code = "ConflictException"
+    status = 409
+
+
+class RequestEntityTooLargeException(ApiError):
+    code = "RequestEntityTooLargeException"
+    status = 413
+
+
+class ThrottlingException(ApiError):
+    code = "ThrottlingException"
+    status = 429
+
+
+class InternalServerException(ApiError):
+    code = "InternalServerException"
+    status = 500
+
+    def __init__(
+        self, message: str = "Unexpected error occurred while processing the request"
+    ) -> None:
+        super().__init__(message)
+
+
+API_ERRORS: dict[str, type[ApiError]] = {
+    cls.code: cls
+    for cls in (
+        ValidationException,
+        SerializationException,
+        ServiceQuotaExceededException,
+        ResourceNotFoundException,
+        UnknownOperationException,
+        ConflictException,
+        RequestEntityTooLargeException,
+        ThrottlingException,
+        InternalServerException,
+    )
+}
+
+
+class DeliveryError(Exception):
+    """Raised by a target handler to make one delivery attempt fail with this outcome."""
+
+    def __init__(self, code: str, message: str = "", *, retryable: bool = True) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message
+        self.retryable = retryable

@@ -1,0 +1,155 @@
+"""The resource model: frozen records of schedules, groups and targets, and ARN helpers.
+
+Records use AWS spelling only where they hold raw request blocks that are echoed back
+verbatim (the target's parameter blocks); everything else is snake_case Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+DEFAULT_GROUP = "default"
+DEFAULT_ACCOUNT_ID = "123456789012"
+DEFAULT_REGION = "us-east-1"
+
+DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS = 86400
+DEFAULT_MAXIMUM_RETRY_ATTEMPTS = 185
+
+# The parameter blocks a Target may carry, in the model's (alphabetical) order.
+PARAMETER_BLOCKS: tuple[str, ...] = (
+    "EcsParameters",
+    "EventBridgeParameters",
+    "KinesisParameters",
+    "SageMakerPipelineParameters",
+    "SqsParameters",
+)
+
+
+def partition_for_region(region: str) -> str:
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+def dns_suffix_for_partition(partition: str) -> str:
+    return "amazonaws.com.cn" if partition == "aws-cn" else "amazonaws.com"
+
+
+def schedule_arn(region: str, account_id: str, group: str, name: str) -> str:
+    partition = partition_for_region(region)
+    return f"arn:{partition}:scheduler:{region}:{account_id}:schedule/{group}/{name}"
+
+
+def schedule_group_arn(region: str, account_id: str, name: str) -> str:
+    return (
+        f"arn:{partition_for_region(region)}:scheduler:{region}:{account_id}:schedule-group/{name}"
+    )
+
+
+_GROUP_ARN = re.compile(
+    r"arn:(?P<partition>aws(?:-[a-z]+)?):scheduler:(?P<region>[a-z0-9\-]+):"
+    r"(?P<account>\d{12}):schedule-group/(?P<name>[0-9a-zA-Z\-_.]+)"
+)
+
+
+@dataclass(frozen=True)
+class GroupArn:
+    partition: str
+    region: str
+    account_id: str
+    name: str
+
+
+def parse_group_arn(arn: str) -> GroupArn | None:
+    match = _GROUP_ARN.fullmatch(arn)
+    if match is None:
+        return None
+    return GroupArn(match["partition"], match["region"], match["account"], match["name"])
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    maximum_event_age_in_seconds: int = DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS
+    maximum_retry_attempts: int = DEFAULT_MAXIMUM_RETRY_ATTEMPTS
+
+
+@dataclass(frozen=True)
+class Target:
+    """A schedule's target as stored.
+
+    ``dead_letter_config`` and the entries of ``parameters`` are the request's JSON objects,
+    kept exactly as sent (AWS member names), because GetSchedule echoes them unchanged and
+    the materialized request reads them by their AWS names.
+    """
+
+    arn: str
+    role_arn: str
+    input: str | None = None
+    retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+    dead_letter_config: Mapping[str, Any] | None = None
+    parameters: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def dead_letter_arn(self) -> str | None:
+        if self.dead_letter_config is None:
+            return None
+        arn = self.dead_letter_config.get("Arn")
+        return arn if isinstance(arn, str) else None
+
+
+@dataclass(frozen=True)
+class FlexibleTimeWindow:
+    mode: str = "OFF"
+    maximum_window_in_minutes: int | None = None
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """One stored schedule (one incarnation; see ``incarnation``)."""
+
+    account_id: str
+    region: str
+    group_name: str
+    name: str
+    schedule_expression: str
+    flexible_time_window: FlexibleTimeWindow
+    target: Target
+    creation_date: datetime
+    last_modification_date: datetime
+    incarnation: int
+    timezone: str = "UTC"
+    state: str = "ENABLED"
+    action_after_completion: str = "NONE"
+    description: str | None = None
+    start_date: datetime | None = None
+    end_date: datetime | None = None
+    kms_key_arn: str | None = None
+
+    @property
+    def arn(self) -> str:
+        return schedule_arn(self.region, self.account_id, self.group_name, self.name)
+
+    @property
+    def enabled(self) -> bool:
+        return self.state == "ENABLED"
+
+
+@dataclass(frozen=True)
+class ScheduleGroup:
+    account_id: str
+    region: str
+    name: str
+    creation_date: datetime
+    last_modification_date: datetime
+    state: str = "ACTIVE"
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def arn(self) -> str:
+        return schedule_group_arn(self.region, self.account_id, self.name)

@@ -1,0 +1,374 @@
+"""Thread-safe state: schedule groups, schedules, tags and idempotency tokens.
+
+State is partitioned by (account, region). One re-entrant lock guards all of it; the API
+(server threads) and the dispatcher (the thread that moves the clock) both take it.
+The store enforces the rules that need the state (a group exists, a name is free, a quota
+is not reached) and tells its observer what changed, so the dispatcher can re-plan without
+the API knowing that a dispatcher exists.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from pytest_schedemu.errors import (
+    ConflictException,
+    ResourceNotFoundException,
+    ServiceQuotaExceededException,
+    ValidationException,
+)
+from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
+
+MAX_TAGS_PER_GROUP = 200
+
+ScheduleKey = tuple[str, str]  # (group, name)
+RegionKey = tuple[str, str]  # (account, region)
+
+
+class StoreObserver(Protocol):
+    """What the dispatcher hears from the store. Called with the store lock held."""
+
+    def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None: ...
+
+    def schedule_removed(self, schedule: Schedule, reason: str) -> None: ...
+
+    def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    fingerprint: str
+    status: int
+    body: bytes
+
+
+@dataclass
+class RegionState:
+    account_id: str
+    region: str
+    groups: dict[str, ScheduleGroup] = field(default_factory=dict)
+    group_names: list[str] = field(default_factory=list)  # sorted, for keyset paging
+    schedules: dict[ScheduleKey, Schedule] = field(default_factory=dict)
+    schedule_keys: list[ScheduleKey] = field(default_factory=list)  # sorted, for keyset paging
+
+
+def _default_group_message() -> str:
+    return f"This operation cannot be performed on schedule group {DEFAULT_GROUP}."
+
+
+class Store:
+    def __init__(
+        self,
+        now: datetime,
+        *,
+        max_schedules: int = 10_000_000,
+        max_schedule_groups: int = 500,
+        group_deletion_delay: float = 0,
+    ) -> None:
+        self.lock = threading.RLock()
+        self.max_schedules = max_schedules
+        self.max_schedule_groups = max_schedule_groups
+        self.group_deletion_delay = group_deletion_delay
+        self.observer: StoreObserver | None = None
+        self._regions: dict[RegionKey, RegionState] = {}
+        self._tokens: dict[tuple[str, str, str, str], StoredResponse] = {}
+        self._created_at = now
+        self._incarnations = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def reset(self, now: datetime) -> None:
+        with self.lock:
+            self._regions.clear()
+            self._tokens.clear()
+            self._created_at = now
+            self._incarnations = 0
+
+    def region(self, account_id: str, region: str) -> RegionState:
+        key = (account_id, region)
+        state = self._regions.get(key)
+        if state is None:
+            state = RegionState(account_id, region)
+            # The default group exists in every (account, region) from the moment the
+            # state was created or last reset, whether or not anyone looked at it.
+            default = ScheduleGroup(
+                account_id, region, DEFAULT_GROUP, self._created_at, self._created_at
+            )
+            state.groups[DEFAULT_GROUP] = default
+            state.group_names.append(DEFAULT_GROUP)
+            self._regions[key] = state
+        return state
+
+    def all_schedules(self) -> list[Schedule]:
+        """Every stored schedule, by (account, region, group, name)."""
+        with self.lock:
+            return [
+                state.schedules[key]
+                for _, state in sorted(self._regions.items())
+                for key in state.schedule_keys
+            ]
+
+    # -- idempotency tokens ----------------------------------------------------------------
+
+    def stored_response(
+        self, account_id: str, region: str, operation: str, token: str
+    ) -> StoredResponse | None:
+        return self._tokens.get((account_id, region, operation, token))
+
+    def store_response(
+        self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
+    ) -> None:
+        self._tokens[(account_id, region, operation, token)] = response
+
+    # -- groups ----------------------------------------------------------------------------
+
+    def get_group(self, account_id: str, region: str, name: str) -> ScheduleGroup:
+        with self.lock:
+            group = self.region(account_id, region).groups.get(name)
+            if group is None:
+                raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+            return group
+
+    def _active_group(self, state: RegionState, name: str) -> ScheduleGroup:
+        group = state.groups.get(name)
+        if group is None:
+            raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+        if group.state == "DELETING":
+            raise ConflictException(f"Schedule group {name} is being deleted.")
+        return group
+
+    def create_group(
+        self,
+        account_id: str,
+        region: str,
+        name: str,
+        tags: Iterable[tuple[str, str]],
+        now: datetime,
+    ) -> ScheduleGroup:
+        with self.lock:
+            if name == DEFAULT_GROUP:
+                raise ValidationException(_default_group_message())
+            state = self.region(account_id, region)
+            if name in state.groups:
+                raise ConflictException(f"Schedule group {name} already exists.")
+            if len(state.groups) >= self.max_schedule_groups:
+                raise ServiceQuotaExceededException(
+                    f"Maximum number of schedule groups ({self.max_schedule_groups}) exceeded."
+                )
+            merged = _merge_tags((), tags)
+            if len(merged) > MAX_TAGS_PER_GROUP:
+                raise ValidationException("Number of tags on the resource cannot exceed 200.")
+            group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
+            state.groups[name] = group
+            bisect.insort(state.group_names, name)
+            return group
+
+    def delete_group(self, account_id: str, region: str, name: str, now: datetime) -> None:
+        with self.lock:
+            if name == DEFAULT_GROUP:
+                raise ValidationException(_default_group_message())
+            state = self.region(account_id, region)
+            group = state.groups.get(name)
+            if group is None:
+                raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+            if group.state == "DELETING":
+                return
+            if self.group_deletion_delay <= 0 or self.observer is None:
+                self._remove_group(state, name)
+                return
+            deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
+            state.groups[name] = deleting
+            due = now + timedelta(seconds=self.group_deletion_delay)
+            self.observer.group_removal_scheduled(deleting, due)
+
+    def remove_group(self, account_id: str, region: str, name: str) -> None:
+        """Finish a delayed group deletion: the group, its schedules and its tags go."""
+        with self.lock:
+            state = self._regions.get((account_id, region))
+            if state is not None and name in state.groups:
+                self._remove_group(state, name)
+
+    def _remove_group(self, state: RegionState, name: str) -> None:
+        start = bisect.bisect_left(state.schedule_keys, (name, ""))
+        end = start
+        while end < len(state.schedule_keys) and state.schedule_keys[end][0] == name:
+            end += 1
+        for key in state.schedule_keys[start:end]:
+            removed = state.schedules.pop(key)
+            if self.observer is not None:
+                self.observer.schedule_removed(removed, "group_deleted")
+        del state.schedule_keys[start:end]
+        del state.groups[name]
+        state.group_names.remove(name)
+
+    def list_groups(
+        self, account_id: str, region: str, prefix: str | None, after: str | None, limit: int
+    ) -> tuple[list[ScheduleGroup], bool]:
+        with self.lock:
+            state = self.region(account_id, region)
+            names = state.group_names
+            start = 0 if after is None else bisect.bisect_right(names, after)
+            if prefix is not None:
+                start = max(start, bisect.bisect_left(names, prefix))
+            page: list[ScheduleGroup] = []
+            for index in range(start, len(names)):
+                name = names[index]
+                if prefix is not None and not name.startswith(prefix):
+                    break
+                if len(page) == limit:
+                    return page, True
+                page.append(state.groups[name])
+            return page, False
+
+    def tag_group(
+        self, account_id: str, region: str, name: str, tags: Iterable[tuple[str, str]]
+    ) -> None:
+        with self.lock:
+            state, group = self._taggable_group(account_id, region, name)
+            merged = _merge_tags(group.tags, tags)
+            if len(merged) > MAX_TAGS_PER_GROUP:
+                raise ValidationException("Number of tags on the resource cannot exceed 200.")
+            state.groups[name] = dataclasses.replace(group, tags=merged)
+
+    def untag_group(self, account_id: str, region: str, name: str, keys: Iterable[str]) -> None:
+        with self.lock:
+            state, group = self._taggable_group(account_id, region, name)
+            dropped = set(keys)
+            kept = tuple((k, v) for k, v in group.tags if k not in dropped)
+            state.groups[name] = dataclasses.replace(group, tags=kept)
+
+    def _taggable_group(
+        self, account_id: str, region: str, name: str
+    ) -> tuple[RegionState, ScheduleGroup]:
+        if name == DEFAULT_GROUP:
+            raise ValidationException(_default_group_message())
+        state = self.region(account_id, region)
+        return state, self._active_group(state, name)
+
+    # -- schedules -------------------------------------------------------------------------
+
+    def get_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule:
+        with self.lock:
+            state = self.region(account_id, region)
+            if group not in state.groups:
+                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+            schedule = state.schedules.get((group, name))
+            if schedule is None:
+                raise ResourceNotFoundException(f"Schedule {name} does not exist.")
+            return schedule
+
+    def find_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule | None:
+        with self.lock:
+            state = self._regions.get((account_id, region))
+            return None if state is None else state.schedules.get((group, name))
+
+    def create_schedule(self, schedule: Schedule) -> Schedule:
+        """Store a new incarnation; ``schedule.incarnation`` is assigned here."""
+        with self.lock:
+            state = self.region(schedule.account_id, schedule.region)
+            self._active_group(state, schedule.group_name)
+            key = (schedule.group_name, schedule.name)
+            if key in state.schedules:
+                raise ConflictException(f"Schedule {schedule.name} already exists.")
+            if len(state.schedules) >= self.max_schedules:
+                raise ServiceQuotaExceededException(
+                    f"Maximum number of schedules ({self.max_schedules}) exceeded."
+                )
+            self._incarnations += 1
+            stored = dataclasses.replace(schedule, incarnation=self._incarnations)
+            state.schedules[key] = stored
+            bisect.insort(state.schedule_keys, key)
+            if self.observer is not None:
+                self.observer.schedule_saved(stored, None)
+            return stored
+
+    def update_schedule(self, schedule: Schedule) -> Schedule:
+        """Replace a schedule; the incarnation and the creation date carry over."""
+        with self.lock:
+            state = self.region(schedule.account_id, schedule.region)
+            if schedule.group_name not in state.groups:
+                raise ResourceNotFoundException(
+                    f"Schedule group {schedule.group_name} does not exist."
+                )
+            key = (schedule.group_name, schedule.name)
+            previous = state.schedules.get(key)
+            if previous is None:
+                raise ResourceNotFoundException(f"Schedule {schedule.name} does not exist.")
+            self._active_group(state, schedule.group_name)
+            stored = dataclasses.replace(
+                schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
+            )
+            state.schedules[key] = stored
+            if self.observer is not None:
+                self.observer.schedule_saved(stored, previous)
+            return stored
+
+    def delete_schedule(
+        self, account_id: str, region: str, group: str, name: str, *, reason: str = "deleted"
+    ) -> Schedule:
+        with self.lock:
+            state = self.region(account_id, region)
+            if group not in state.groups:
+                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+            key = (group, name)
+            removed = state.schedules.pop(key, None)
+            if removed is None:
+                raise ResourceNotFoundException(f"Schedule {name} does not exist.")
+            del state.schedule_keys[bisect.bisect_left(state.schedule_keys, key)]
+            if self.observer is not None:
+                self.observer.schedule_removed(removed, reason)
+            return removed
+
+    def list_schedules(
+        self,
+        account_id: str,
+        region: str,
+        *,
+        group: str | None,
+        prefix: str | None,
+        state_filter: str | None,
+        after: ScheduleKey | None,
+        limit: int,
+    ) -> tuple[list[Schedule], bool]:
+        with self.lock:
+            state = self.region(account_id, region)
+            if group is not None and group not in state.groups:
+                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+            keys = state.schedule_keys
+            start = 0 if after is None else bisect.bisect_right(keys, after)
+            if group is not None:
+                start = max(start, bisect.bisect_left(keys, (group, prefix or "")))
+            page: list[Schedule] = []
+            for index in range(start, len(keys)):
+                key = keys[index]
+                if group is not None and key[0] != group:
+                    break
+                if prefix is not None and not key[1].startswith(prefix):
+                    # Within one group the names with the prefix are contiguous.
+                    if group is not None:
+                        break
+                    continue
+                schedule = state.schedules[key]
+                if state_filter is not None and schedule.state != state_filter:
+                    continue
+                if len(page) == limit:
+                    return page, True
+                page.append(schedule)
+            return page, False
+
+
+def _merge_tags(
+    existing: tuple[tuple[str, str], ...], new: Iterable[tuple[str, str]]
+) -> tuple[tuple[str, str], ...]:
+    # An existing key keeps its position; a new key is appended; within one request the
+    # last value of a repeated key wins.
+    merged = dict(existing)
+    for key, value in new:
+        merged[key] = value
+    return tuple(merged.items())

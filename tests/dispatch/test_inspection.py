@@ -1,0 +1,107 @@
+"""attempts(), deliveries(), dead_letters(), executions(), reset() and determinism."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_schedemu import Emulator
+
+from .conftest import DLQ, FUNCTION, QUEUE, create
+
+
+def test_filters(emu: Emulator, client: Any) -> None:
+    client.create_schedule_group(Name="g")
+    create(client, "a", expression="rate(1 hour)")
+    create(client, "b", expression="rate(1 hour)", GroupName="g", target={"Arn": FUNCTION})
+    emu.clock.advance(hours=1)
+    assert len(emu.attempts()) == 4
+    assert {a.schedule_name for a in emu.attempts(schedule="a")} == {"a"}
+    assert {a.group_name for a in emu.attempts(group="g")} == {"g"}
+    assert {a.target_arn for a in emu.deliveries(target_arn=FUNCTION)} == {FUNCTION}
+    arn = "arn:aws:scheduler:us-east-1:123456789012:schedule/g/b"
+    assert len(emu.attempts(schedule=arn)) == 2
+
+
+def test_deliveries_are_successful_attempts_only(emu: Emulator, client: Any) -> None:
+    emu.target(QUEUE).fail(times=1)
+    create(client, expression="rate(1 hour)")
+    emu.clock.advance(minutes=5)
+    assert len(emu.attempts()) == 2
+    assert [d.attempt_number for d in emu.deliveries()] == [2]
+
+
+def test_executions_record_each_occurrence(emu: Emulator, client: Any) -> None:
+    emu.target(QUEUE).fail(times=1)
+    create(client, expression="rate(1 hour)", target={"DeadLetterConfig": {"Arn": DLQ}})
+    emu.clock.advance(hours=1)
+    first, second = emu.executions("s1")
+    assert first.status == "success"
+    assert [a.attempt_number for a in first.attempts] == [1, 2]
+    assert second.status == "success"
+    assert first.event_id != second.event_id
+    assert emu.executions("s1", group="other") == []
+
+
+def test_dead_letter_filter_by_queue(emu: Emulator, client: Any) -> None:
+    emu.target(QUEUE).missing()
+    other = "arn:aws:sqs:us-east-1:123456789012:other-dlq"
+    create(
+        client, "a", expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}}
+    )
+    create(
+        client,
+        "b",
+        expression="at(2026-03-01T10:00:00)",
+        target={"DeadLetterConfig": {"Arn": other}},
+    )
+    emu.tick()
+    assert len(emu.dead_letters()) == 2
+    assert [d.queue_arn for d in emu.dead_letters(other)] == [other]
+
+
+def test_reset_empties_everything(emu: Emulator, client: Any) -> None:
+    emu.target(QUEUE).fail()
+    create(client, expression="rate(1 minute)")
+    emu.clock.advance(minutes=3)
+    emu.reset()
+    assert emu.attempts() == [] and emu.executions("s1") == []
+    assert client.list_schedules()["Schedules"] == []
+    # Pending retries and failure rules went with the reset.
+    create(client, expression="at(2026-03-01T10:03:00)")
+    emu.clock.advance(hours=1)
+    assert [a.succeeded for a in emu.attempts()] == [True]
+
+
+def scenario() -> list[Any]:
+    with Emulator(start="2026-03-01T10:00:00Z", transport="inprocess") as emu:
+        client = emu.client()
+        emu.target(QUEUE).fail(times=7)
+        for index in range(5):
+            create(
+                client,
+                f"s{index}",
+                expression=f"rate({index + 1} minutes)",
+                window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 10},
+                target={
+                    "DeadLetterConfig": {"Arn": DLQ},
+                    "RetryPolicy": {"MaximumRetryAttempts": 2},
+                },
+            )
+        emu.clock.advance(hours=2)
+        return [
+            (
+                a.schedule_arn,
+                a.scheduled_time,
+                a.attempted_at,
+                a.attempt_number,
+                a.event_id,
+                a.execution_id,
+                a.input,
+                a.succeeded,
+            )
+            for a in emu.attempts()
+        ] + [(d.body, sorted(d.attributes.items())) for d in emu.dead_letters()]
+
+
+def test_the_same_scenario_twice_gives_identical_records() -> None:
+    assert scenario() == scenario()
