@@ -20,9 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
-from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
-from werkzeug.routing import Map, Rule
 
 from pytest_schedemu.api.operations import Call, Operations, truncate_to_ms
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
@@ -103,15 +101,27 @@ def _bindings(validator: ServiceValidator) -> dict[str, list[_Binding]]:
     return result
 
 
-def _routes(validator: ServiceValidator) -> Map:
-    rules = []
-    for name in validator.model.operation_names:
-        http = validator.model.operation_model(name).http
-        # Werkzeug decodes %2F before routing, so labels use the path converter and a name
-        # containing "/" reaches validation instead of becoming a routing 404.
-        path = re.sub(r"\{(\w+)\}", r"<path:\1>", http["requestUri"])
-        rules.append(Rule(path, methods=[http["method"]], endpoint=name))
-    return Map(rules, strict_slashes=False, merge_slashes=False)
+class Router:
+    """Method and path to operation and URI labels, built from the model's request URIs.
+
+    A label matches one or more characters of any kind, "/" included: the server decodes
+    %2F before routing, and a name containing "/" must reach validation (and its
+    ValidationException) rather than end as an unknown route.
+    """
+
+    def __init__(self, validator: ServiceValidator) -> None:
+        self._routes: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+        for name in validator.model.operation_names:
+            http = validator.model.operation_model(name).http
+            pattern = re.sub(r"\\{(\w+)\\}", r"(?P<\1>.+)", re.escape(http["requestUri"]))
+            self._routes.setdefault(http["method"], []).append((re.compile(pattern), name))
+
+    def match(self, method: str, path: str) -> tuple[str, dict[str, str]] | None:
+        for pattern, operation in self._routes.get(method, ()):
+            found = pattern.fullmatch(path)
+            if found is not None:
+                return operation, found.groupdict()
+        return None
 
 
 def _canonical(value: Any) -> str:
@@ -138,7 +148,7 @@ class SchedulerApp:
         self.validator = service_validator()
         self.operations = Operations(store, settings)
         self.bindings = _bindings(self.validator)
-        self.url_map = _routes(self.validator)
+        self.router = Router(self.validator)
         self.injections: list[ApiErrorInjection] = []
         self._injection_lock = threading.Lock()
         self.extra_routes: Callable[[WSGIEnvironment], tuple[int, bytes] | None] | None = None
@@ -177,14 +187,13 @@ class SchedulerApp:
     # -- request parsing -------------------------------------------------------------------
 
     def _route(self, environ: WSGIEnvironment) -> tuple[str, dict[str, str]]:
-        adapter = self.url_map.bind_to_environ(environ)
-        try:
-            endpoint, labels = adapter.match()
-        except HTTPException:
-            method = environ.get("REQUEST_METHOD", "")
-            path = environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8", "replace")
-            raise UnknownOperationException(f"Unknown operation {method} {path}.") from None
-        return str(endpoint), dict(labels)
+        method = environ.get("REQUEST_METHOD", "")
+        # WSGI hands the decoded path over as latin-1 text; the labels are UTF-8.
+        path = environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8", "replace")
+        found = self.router.match(method, path)
+        if found is None:
+            raise UnknownOperationException(f"Unknown operation {method} {path}.")
+        return found
 
     def _read_body(self, environ: WSGIEnvironment) -> bytes:
         stream = environ["wsgi.input"]

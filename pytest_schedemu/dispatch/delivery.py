@@ -10,6 +10,7 @@ and denied roles.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Protocol
@@ -68,7 +69,11 @@ class DeadLetterRequest:
 
 
 class Delivery(Protocol):
-    def deliver(self, request: DeliveryRequest) -> Outcome: ...
+    #: False for a backend that answers without looking at the request: the dispatcher
+    #: then does not build one (``deliver`` gets None).
+    needs_request: bool
+
+    def deliver(self, request: DeliveryRequest | None) -> Outcome: ...
 
     def send_dead_letter(self, request: DeadLetterRequest) -> Outcome: ...
 
@@ -78,7 +83,9 @@ class Delivery(Protocol):
 class RecordingDelivery:
     """The default backend: every target exists and accepts every request."""
 
-    def deliver(self, request: DeliveryRequest) -> Outcome:
+    needs_request = False
+
+    def deliver(self, request: DeliveryRequest | None) -> Outcome:
         return OK
 
     def send_dead_letter(self, request: DeadLetterRequest) -> Outcome:
@@ -139,7 +146,7 @@ class TargetControls:
         return role_arn in self._denied_roles
 
     def steer(
-        self, keys: list[str], missing_error: Outcome | None, attempt: Callable[[], Any]
+        self, keys: Sequence[str], missing_error: Outcome | None, attempt: Callable[[], Any]
     ) -> Outcome | None:
         """The outcome a test imposes on an attempt at one of ``keys``, or None.
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -35,7 +35,13 @@ def parse_json(text: str | None) -> Any:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One delivery try of one occurrence."""
+    """One delivery try of one occurrence.
+
+    The dispatcher records hundreds of thousands of attempts a second, and most tests
+    read a few fields of a few of them; so the ids, times, payload and request of a
+    recorded attempt are worked out on first read (``LazyFields``) and kept. To a reader
+    the record is an ordinary frozen dataclass: every field is there, always the same.
+    """
 
     schedule_arn: str
     target_arn: str
@@ -44,12 +50,15 @@ class Attempt:
     attempt_number: int
     event_id: str
     execution_id: str
-    #: The payload text as delivered: the substituted Input, or the default event.
+    #: The payload text as delivered: the substituted Input, or the default event; None
+    #: for targets whose request carries no payload (SageMaker, ECS without Input…).
     input: str | None
     #: ``input`` parsed as JSON, or None when it is not JSON.
     payload: Any
     #: The materialized request of the target's API, parsed (a universal target's Input).
-    request: dict[str, Any]
+    request: Any
+    #: The exact materialized request text (the dead-letter body is built from it).
+    request_text: str
     succeeded: bool
     error_code: str | None = None
     error_message: str | None = None
@@ -57,8 +66,42 @@ class Attempt:
     retryable: bool | None = None
     group_name: str = ""
     schedule_name: str = ""
-    #: The exact materialized request text (the dead-letter body is built from it).
-    request_text: str = field(default="", repr=False)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a field that a lazily built record has not computed yet.
+        source = self.__dict__.get("_lazy")
+        if source is None or name not in LAZY_FIELDS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = source.compute(name)
+        object.__setattr__(self, name, value)
+        return value
+
+    @classmethod
+    def lazily(cls, known: dict[str, Any], source: LazyFields) -> Attempt:
+        """A record with the ``known`` fields set and the rest left to ``source``."""
+        record = object.__new__(cls)
+        known["_lazy"] = source
+        object.__setattr__(record, "__dict__", known)
+        return record
+
+
+#: The fields of a lazily built Attempt that are computed on first read.
+LAZY_FIELDS = frozenset(
+    {
+        "scheduled_time",
+        "attempted_at",
+        "event_id",
+        "execution_id",
+        "input",
+        "payload",
+        "request",
+        "request_text",
+    }
+)
+
+
+class LazyFields(Protocol):
+    def compute(self, name: str) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -120,6 +163,8 @@ class History:
         self._attempts: list[Attempt] = []
         self._dead_letters: list[DeadLetter] = []
         self._activity: list[Activity] = []
+        #: Called with every attempt as it is recorded (``schedemu serve`` logs them).
+        self.listeners: list[Callable[[Attempt], None]] = []
 
     def clear(self) -> None:
         with self._lock:
@@ -131,8 +176,10 @@ class History:
     def add_attempt(self, attempt: Attempt) -> None:
         attempts = self._attempts
         attempts.append(attempt)
+        for listener in self.listeners:
+            listener(attempt)
         if self.max_records is not None and len(attempts) > self.max_records:
-            # Drop the oldest half-tenth at once: trimming one record per append would make
+            # Drop the oldest twentieth at once: trimming one record per append would make
             # every append past the cap cost a full list shift.
             excess = len(attempts) - self.max_records + max(1, self.max_records // 20)
             with self._lock:

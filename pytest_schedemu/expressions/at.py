@@ -14,6 +14,7 @@ _AT = re.compile(
     r"[aA][tT]\(([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?\)"
 )
 
+# The same first year as cron; the last is datetime's own, 9999.
 _FIRST_YEAR = 1970
 
 

@@ -165,6 +165,8 @@ def _item(item: str, spec: _Field) -> range | list[int]:
         return range(first, last + 1, step)
     if not spec.wraps:
         raise _Malformed
+    # The step carries on across the wrap, as in Quartz: minutes 55-54/13 are 55, 8, 21,
+    # 34, 47 (not a fresh start at 0).
     span = spec.high - spec.low + 1
     count = last - first + span + 1
     return [spec.low + (first - spec.low + offset) % span for offset in range(0, count, step)]

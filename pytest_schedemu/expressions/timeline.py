@@ -1,9 +1,8 @@
 """Timelines: the nominal times of one expression in one zone, within one schedule window.
 
 Everything runs on integer epoch seconds; the datetime methods only convert at the edges.
-The dispatcher asks ``next_after_epoch`` once per occurrence, so that path avoids
-allocations: a UTC cron answer is a handful of bisects, and a zoned one adds a cached
-per-day offset lookup on either side.
+The dispatcher asks ``next_after_epoch`` once per occurrence, so that path is a few table
+lookups for a UTC cron, plus a cached per-day offset on either side for a zoned one.
 """
 
 from __future__ import annotations
@@ -157,7 +156,7 @@ class _UtcCronTimeline(_Window):
         end = min(end, self._upper + 1)
         if start >= end:
             return
-        seconds = tuple(minute * 60 for minute in self._schedule.minutes_of_day)
+        seconds = self._schedule.seconds_of_day
         for day in self._schedule.days_between(
             start // SECONDS_PER_DAY, (end - 1) // SECONDS_PER_DAY
         ):
@@ -211,7 +210,7 @@ class _ZonedCronTimeline(_Window):
         if start >= end:
             return
         calendar = self._calendar
-        seconds = tuple(minute * 60 for minute in self._schedule.minutes_of_day)
+        seconds = self._schedule.seconds_of_day
         first_day = calendar.to_local(start) // SECONDS_PER_DAY
         # An overlap straddling midnight can put first instants before `end` on the
         # local day after the one `end` falls on.

@@ -4,6 +4,7 @@
   are re-derived here from ``calendar``, independently of the engine's ``days`` module.
 * ``brute_force``: the §4.6 algorithm taken literally: walk every wall minute, keep the
   matches, map each with fold=0 and drop those that do not round-trip (skipped by DST).
+* ``at``: an aware UTC datetime, the tests' shorthand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ from pytest_schedemu.expressions.days import (
 
 UTC = timezone.utc
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def at(
+    year: int,
+    month: int,
+    day: int,
+    hour: int = 0,
+    minute: int = 0,
+    second: int = 0,
+    microsecond: int = 0,
+) -> datetime:
+    return datetime(year, month, day, hour, minute, second, microsecond, tzinfo=UTC)
 
 
 def aws_weekday(day: date) -> int:
@@ -100,3 +113,23 @@ def brute_force(expression: CronExpression, zone_name: str, start: int, end: int
                 found.append(instant)
         wall += timedelta(minutes=1)
     return found
+
+
+def offset_changes(zone_name: str, years: range) -> list[int]:
+    """The instants at which a zone's UTC offset changes, found by probing every day."""
+    zone = ZoneInfo(zone_name)
+
+    def offset(instant: int) -> timedelta | None:
+        return (EPOCH + timedelta(seconds=instant)).astimezone(zone).utcoffset()
+
+    first = epoch(datetime(years.start, 1, 1, tzinfo=UTC))
+    last = epoch(datetime(years.stop, 1, 1, tzinfo=UTC))
+    changes = []
+    for day in range(first, last, 86400):
+        low, high = day, day + 86400
+        if offset(low) != offset(high):
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (middle, high) if offset(middle) == offset(low) else (low, middle)
+            changes.append(high)
+    return changes

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Optional
 
 from hypothesis import strategies as st
 
@@ -25,7 +24,7 @@ _SEED = st.integers(0, 2**256 - 1)
 @dataclass(frozen=True)
 class Case:
     aws: str
-    croniter: Optional[str]  # None: outside the subset croniter shares
+    croniter: str | None  # None: outside the subset croniter shares
 
 
 @dataclass(frozen=True)
@@ -126,7 +125,7 @@ _MONTHS = _Spec(1, 12, MONTH_NAMES)
 _DAYS_OF_WEEK = _Spec(1, 7, WEEKDAY_NAMES, steps=False, shift=-1)
 
 
-def _day_of_month(seed: int, shared: bool) -> tuple[str, Optional[str]]:
+def _day_of_month(seed: int, shared: bool) -> tuple[str, str | None]:
     digits = _Digits(seed)
     # croniter has no LW.
     rule = digits.take(5 if shared else 6)
@@ -135,7 +134,10 @@ def _day_of_month(seed: int, shared: bool) -> tuple[str, Optional[str]]:
     if rule == 1:
         # croniter moves an ``nW`` past the month's end back to the last day; AWS matches
         # nothing that month.
-        n = 1 + digits.take(28 if shared else 31)
+        last = 28 if shared else 31
+        # Half the time a day whose edge rules differ: the 1st, or one of the month ends.
+        edges = (1, 28, 29, 30, 31)[: 2 if shared else 5]
+        n = edges[digits.take(len(edges))] if digits.take(2) else 1 + digits.take(last)
         return f"{n}W", f"{n}W"
     if rule == 5:
         return "LW", None
@@ -176,15 +178,15 @@ def _field_seeds(seed: int) -> list[int]:
     return [_hashed(seed, field) for field in range(6)]
 
 
-def _case(seed: int, shared: bool) -> Case:
+def _case(seed: int, shared: bool, dense: bool = False) -> Case:
     seeds = _field_seeds(seed)
     minutes = _field(seeds[0], _MINUTES, star_odds=4)
-    hours = _field(seeds[1], _HOURS, star_odds=4)
-    months = _field(seeds[2], _MONTHS, star_odds=2)
+    hours = _field(seeds[1], _HOURS, star_odds=2 if dense else 4)
+    months = _field(seeds[2], _MONTHS, star_odds=1 if dense else 2)
     # croniter's years end at 2099; AWS's at 2199.
-    years = _years(seeds[3], 2099 if shared else 2199)
+    years = ("*", "*") if dense else _years(seeds[3], 2099 if shared else 2199)
     day_digits = _Digits(seeds[4])
-    dom: tuple[str, Optional[str]]
+    dom: tuple[str, str | None]
     if day_digits.take(2):
         dom, dow = _day_of_month(seeds[5], shared), ("?", "*")
     else:
@@ -200,9 +202,12 @@ def _case(seed: int, shared: bool) -> Case:
     return Case(f"cron({aws})", cron)
 
 
-def cron_cases(shared: bool = False) -> st.SearchStrategy[Case]:
-    """Valid AWS cron expressions; with ``shared``, only ones croniter can also evaluate."""
-    return _SEED.map(lambda seed: _case(seed, shared))
+def cron_cases(shared: bool = False, dense: bool = False) -> st.SearchStrategy[Case]:
+    """Valid AWS cron expressions; with ``shared``, only ones croniter can also evaluate.
+
+    ``dense`` ones fire every year and month, so that short intervals often hold some.
+    """
+    return _SEED.map(lambda seed: _case(seed, shared, dense))
 
 
 # 2000-01-01T00:00:00Z and 2060-01-01T00:00:00Z.

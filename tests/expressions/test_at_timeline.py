@@ -8,12 +8,10 @@ import pytest
 
 from pytest_schedemu.expressions import timeline
 
+from .oracle import at
+
 UTC = timezone.utc
 CREATED = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def at(*fields: int) -> datetime:
-    return datetime(*fields, tzinfo=UTC)  # type: ignore[misc]
 
 
 def instant_of(expression: str, zone: str = "UTC") -> datetime | None:

@@ -14,12 +14,10 @@ from pytest_schedemu.expressions import (
     timeline,
 )
 
+from .oracle import at
+
 UTC = timezone.utc
 CREATED = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def at(*fields: int) -> datetime:
-    return datetime(*fields, tzinfo=UTC)  # type: ignore[misc]
 
 
 def epoch(instant: datetime) -> int:
@@ -34,9 +32,7 @@ def test_next_after_is_strictly_after_the_instant() -> None:
 
 def test_next_after_a_fractional_instant_rounds_to_whole_seconds() -> None:
     line = timeline("cron(* * * * ? *)", created_at=CREATED)
-    assert line.next_after(at(2026, 3, 2, 9, 0) + timedelta(microseconds=1)) == at(
-        2026, 3, 2, 9, 1
-    )
+    assert line.next_after(at(2026, 3, 2, 9, 0) + timedelta(microseconds=1)) == at(2026, 3, 2, 9, 1)
     assert line.next_after(at(2026, 3, 2, 8, 59, 59, 999999)) == at(2026, 3, 2, 9, 0)
 
 
@@ -208,7 +204,9 @@ def test_timeline_rejects_an_invalid_timezone() -> None:
         timeline("cron(0 0 * * ? *)", timezone="Europe/Londres", created_at=CREATED)
 
 
-@pytest.mark.parametrize("expression", ["cron(0 0 * * ? *)", "rate(1 hour)", "at(2030-01-01T00:00)"])
+@pytest.mark.parametrize(
+    "expression", ["cron(0 0 * * ? *)", "rate(1 hour)", "at(2030-01-01T00:00)"]
+)
 def test_naive_datetimes_are_a_type_error(expression: str) -> None:
     naive = datetime(2026, 3, 1)
     with pytest.raises(TypeError, match="timezone-aware"):

@@ -1,12 +1,15 @@
 """§4.6 cron across DST: skipped wall times are skipped, repeated ones fire once, first.
 
 2026 transitions used below (from the tz database):
-  America/New_York     Mar 8  02:00 EST -> 03:00 EDT (07:00Z)   Nov 1  02:00 EDT -> 01:00 EST (06:00Z)
-  America/Los_Angeles  Mar 8  02:00 PST -> 03:00 PDT (10:00Z)
-  Europe/London        Mar 29 01:00 GMT -> 02:00 BST (01:00Z)   Oct 25 02:00 BST -> 01:00 GMT (01:00Z)
-  Australia/Lord_Howe  Apr 5  02:00 +11 -> 01:30 +10:30 (15:00Z on Apr 4)
-                       Oct 4  02:00 +10:30 -> 02:30 +11 (15:30Z on Oct 3)
-"""  # noqa: E501
+
+  America/New_York     Mar 8   02:00 EST -> 03:00 EDT     at 07:00Z
+                       Nov 1   02:00 EDT -> 01:00 EST     at 06:00Z
+  America/Los_Angeles  Mar 8   02:00 PST -> 03:00 PDT     at 10:00Z
+  Europe/London        Mar 29  01:00 GMT -> 02:00 BST     at 01:00Z
+                       Oct 25  02:00 BST -> 01:00 GMT     at 01:00Z
+  Australia/Lord_Howe  Apr 5   02:00 +11 -> 01:30 +10:30  at 15:00Z on Apr 4
+                       Oct 4   02:00 +10:30 -> 02:30 +11  at 15:30Z on Oct 3
+"""
 
 from __future__ import annotations
 
@@ -16,12 +19,10 @@ import pytest
 
 from pytest_schedemu.expressions import timeline
 
+from .oracle import at
+
 UTC = timezone.utc
 CREATED = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def at(*fields: int) -> datetime:
-    return datetime(*fields, tzinfo=UTC)  # type: ignore[misc]
 
 
 def fires(expression: str, zone: str, start: datetime, end: datetime) -> list[datetime]:
@@ -59,7 +60,12 @@ def test_table_new_york_0130_fires_once_on_the_fall_back_day() -> None:
 def test_table_new_york_hourly_skips_the_second_0100_on_the_fall_back_day() -> None:
     hourly = fires("cron(0 * * * ? *)", "America/New_York", at(2026, 11, 1, 4), at(2026, 11, 1, 9))
     # 04:00Z = 00:00 EDT, 05:00Z = 01:00 EDT, 06:00Z = 01:00 EST (repeat), 07:00Z = 02:00 EST.
-    assert hourly == [at(2026, 11, 1, 4), at(2026, 11, 1, 5), at(2026, 11, 1, 7), at(2026, 11, 1, 8)]
+    assert hourly == [
+        at(2026, 11, 1, 4),
+        at(2026, 11, 1, 5),
+        at(2026, 11, 1, 7),
+        at(2026, 11, 1, 8),
+    ]
 
 
 def test_table_new_york_hourly_has_no_0200_on_the_spring_forward_day() -> None:
@@ -136,24 +142,28 @@ def test_new_york_daily_time_keeps_its_wall_clock_across_both_changes() -> None:
 
 def test_london_half_hourly_around_the_spring_forward() -> None:
     # 00:30Z = 00:30 GMT, 01:00Z = 02:00 BST: 01:00 and 01:30 local do not exist.
-    assert fires("cron(0/30 * * * ? *)", "Europe/London", at(2026, 3, 29, 0, 30), at(2026, 3, 29, 2)) == [
+    assert fires(
+        "cron(0/30 * * * ? *)", "Europe/London", at(2026, 3, 29, 0, 30), at(2026, 3, 29, 2)
+    ) == [
         at(2026, 3, 29, 0, 30),
         at(2026, 3, 29, 1, 0),
         at(2026, 3, 29, 1, 30),
-    ]  # fmt: skip
+    ]
 
 
 def test_london_half_hourly_around_the_fall_back() -> None:
     # 00:00Z = 01:00 BST, 00:30Z = 01:30 BST; 01:00Z and 01:30Z repeat 01:00 and 01:30 in
     # GMT and do not fire; 02:00Z = 02:00 GMT.
-    assert fires("cron(0/30 * * * ? *)", "Europe/London", at(2026, 10, 25), at(2026, 10, 25, 2, 1)) == [
+    assert fires(
+        "cron(0/30 * * * ? *)", "Europe/London", at(2026, 10, 25), at(2026, 10, 25, 2, 1)
+    ) == [
         at(2026, 10, 25, 0, 0),
         at(2026, 10, 25, 0, 30),
         at(2026, 10, 25, 2, 0),
-    ]  # fmt: skip
+    ]
 
 
-# -- Lord Howe: a 30-minute shift -------------------------------------------------------------------
+# -- Lord Howe: a 30-minute shift ---------------------------------------------------------------
 
 
 def test_lord_howe_skips_0215_on_its_spring_forward_day() -> None:
@@ -162,7 +172,7 @@ def test_lord_howe_skips_0215_on_its_spring_forward_day() -> None:
     assert fires("cron(15 2 * * ? *)", "Australia/Lord_Howe", at(2026, 10, 2), at(2026, 10, 5)) == [
         at(2026, 10, 2, 15, 45),
         at(2026, 10, 4, 15, 15),
-    ]  # fmt: skip
+    ]
 
 
 def test_lord_howe_quarter_hours_across_the_spring_forward_gap() -> None:
@@ -187,13 +197,15 @@ def test_lord_howe_fires_its_repeated_half_hour_once() -> None:
 def test_lord_howe_quarter_hours_across_the_fall_back() -> None:
     # 01:00, 01:15, 01:30, 01:45 at +11 = 14:00Z-14:45Z; 01:30 and 01:45 repeat at +10:30
     # (15:00Z, 15:15Z) and do not fire; 02:00 at +10:30 is 15:30Z.
-    assert fires("cron(0/15 * * * ? *)", "Australia/Lord_Howe", at(2026, 4, 4, 14), at(2026, 4, 4, 15, 31)) == [
+    assert fires(
+        "cron(0/15 * * * ? *)", "Australia/Lord_Howe", at(2026, 4, 4, 14), at(2026, 4, 4, 15, 31)
+    ) == [
         at(2026, 4, 4, 14, 0),
         at(2026, 4, 4, 14, 15),
         at(2026, 4, 4, 14, 30),
         at(2026, 4, 4, 14, 45),
         at(2026, 4, 4, 15, 30),
-    ]  # fmt: skip
+    ]
 
 
 # -- other shapes of transition ------------------------------------------------------------------

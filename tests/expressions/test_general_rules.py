@@ -124,9 +124,7 @@ def test_expressions_keep_the_original_text() -> None:
         assert parse_expression(text).text == text
 
 
-@pytest.mark.parametrize(
-    "text", ["at(2030-01-01T00:00:00)", "rate(1 hour)", "cron(0 0 * * ? *)"]
-)
+@pytest.mark.parametrize("text", ["at(2030-01-01T00:00:00)", "rate(1 hour)", "cron(0 0 * * ? *)"])
 def test_expressions_are_immutable(text: str) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         parse_expression(text).text = "rate(2 hours)"  # type: ignore[misc]

@@ -40,9 +40,7 @@ def test_at_wall_time_is_naive() -> None:
         ("at(2026-04-30T23:59:00)", datetime(2026, 4, 30, 23, 59)),
     ],
 )
-def test_at_accepts_every_real_calendar_moment_from_1970_to_9999(
-    text: str, wall: datetime
-) -> None:
+def test_at_accepts_every_real_calendar_moment_from_1970_to_9999(text: str, wall: datetime) -> None:
     assert wall_of(text) == wall
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 from pytest_schedemu.expressions import timeline
 
+from .oracle import at
+
 UTC = timezone.utc
-
-
-def at(*fields: int) -> datetime:
-    return datetime(*fields, tzinfo=UTC)  # type: ignore[misc]
 
 
 def test_rate_without_start_date_is_anchored_at_creation_floored_to_the_second() -> None:
@@ -92,5 +90,7 @@ def test_rate_day_is_24_hours_across_dst_whatever_the_zone() -> None:
 
 def test_rate_between_returns_only_the_grid_points_inside() -> None:
     line = timeline("rate(15 minutes)", created_at=at(2026, 3, 1, 0, 5))
-    epochs = list(line.between_epochs(int(at(2026, 3, 1, 1).timestamp()), int(at(2026, 3, 1, 2).timestamp())))
+    epochs = list(
+        line.between_epochs(int(at(2026, 3, 1, 1).timestamp()), int(at(2026, 3, 1, 2).timestamp()))
+    )
     assert [e % 3600 for e in epochs] == [5 * 60, 20 * 60, 35 * 60, 50 * 60]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import zoneinfo
 from datetime import datetime, timedelta, timezone
 
@@ -77,13 +78,12 @@ def _transitions(name: str) -> list[tuple[int, int, int]]:
     The engine never needs transitions, so only this test reads them, from the pure-Python
     zoneinfo's internals: explicit ones, then the zone's recurring POSIX rule.
     """
-    from zoneinfo import _zoneinfo
-
-    zone = _zoneinfo.ZoneInfo.no_cache(name)
+    pure = importlib.import_module("zoneinfo._zoneinfo")
+    zone = pure.ZoneInfo.no_cache(name)
     offsets = [info.utcoff // timedelta(seconds=1) for info in zone._ttinfos]
     changes: list[tuple[int, int]] = list(zip(zone._trans_utc, offsets))
     rule = zone._tz_after
-    if isinstance(rule, _zoneinfo._TZStr):
+    if isinstance(rule, pure._TZStr):
         standard = rule.std.utcoff // timedelta(seconds=1)
         summer = rule.dst.utcoff // timedelta(seconds=1)
         last = changes[-1][0] if changes else _YEAR_1970

@@ -1,0 +1,129 @@
+"""Delivery into real services through boto3: moto, a local emulator, or AWS itself.
+
+Each attempt sends its materialized request with a boto3 client of the target's service
+(the region from the target ARN; the endpoint from ``endpoint_url`` or boto3's own
+configuration, so under moto's ``mock_aws`` the request lands in moto's backend). The
+answer is classified as the reference says: throttling, 429, 5xx and connection failures
+are retryable, any other 4xx (a missing queue or function, a denied call) is permanent.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+from typing import Any
+
+from pytest_schedemu.dispatch.delivery import (
+    OK,
+    DeadLetterRequest,
+    DeliveryRequest,
+    Outcome,
+)
+from pytest_schedemu.dispatch.targets import classify_error
+
+logger = logging.getLogger("pytest_schedemu.delivery")
+
+INTERNAL_CODE = "AWS.Scheduler.InternalServerError"
+INTERNAL_MESSAGE = "Unexpected error occurred while processing the request"
+
+
+def _decoded_blobs(kind: str, request: dict[str, Any]) -> dict[str, Any]:
+    # The materialized request carries Kinesis and Firehose data base64-encoded, as it
+    # travels on the wire; boto3 takes the raw bytes and encodes them itself.
+    if kind == "kinesis":
+        return {**request, "Data": base64.b64decode(request["Data"])}
+    if kind == "firehose":
+        record = request["Record"]
+        return {**request, "Record": {**record, "Data": base64.b64decode(record["Data"])}}
+    return request
+
+
+class Boto3Delivery:
+    """Sends every attempt and dead letter to the target's real API with boto3."""
+
+    needs_request = True
+
+    def __init__(self, endpoint_url: str | None = None, session: Any = None) -> None:
+        self.endpoint_url = endpoint_url
+        self._session = session
+        self._clients: dict[tuple[str, str | None], Any] = {}
+        self._lock = threading.Lock()
+
+    def _client(self, service: str, region: str | None) -> Any:
+        key = (service, region)
+        with self._lock:
+            client = self._clients.get(key)
+            if client is None:
+                import boto3
+                from botocore.config import Config
+
+                session = self._session or boto3.session.Session()
+                options: dict[str, Any] = {
+                    "region_name": region or session.region_name or "us-east-1",
+                    # The dispatcher does the retrying, by the schedule's retry policy.
+                    "config": Config(retries={"total_max_attempts": 1}),
+                }
+                if self.endpoint_url is not None:
+                    options["endpoint_url"] = self.endpoint_url
+                if session.get_credentials() is None:
+                    options["aws_access_key_id"] = "testing"
+                    options["aws_secret_access_key"] = "testing"
+                client = session.client(service, **options)
+                self._clients[key] = client
+            return client
+
+    def _call(self, service: str, operation: str, region: str | None, params: Any) -> Outcome:
+        from botocore import xform_name
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            client = self._client(service, region)
+            method = getattr(client, xform_name(operation))
+            method(**params)
+        except ClientError as error:
+            response = error.response
+            code = response.get("Error", {}).get("Code") or "UnknownError"
+            message = response.get("Error", {}).get("Message") or ""
+            status = response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+            return Outcome.failure(code, message, classify_error(status, code))
+        except (BotoCoreError, OSError, AttributeError, TypeError) as error:
+            # A connection failure, an unknown operation or unusable parameters: the
+            # emulator's own adapter failed, which AWS reports as an internal error.
+            logger.debug("forwarding %s.%s failed", service, operation, exc_info=True)
+            return Outcome.failure(INTERNAL_CODE, f"{INTERNAL_MESSAGE}: {error}", True)
+        return OK
+
+    def deliver(self, request: DeliveryRequest | None) -> Outcome:
+        assert request is not None
+        if request.service is None or request.operation is None:
+            return OK  # a target of no known API: recorded only
+        params: Any = request.request
+        if not isinstance(params, dict):
+            # A universal target whose substituted Input is not a JSON object.
+            return Outcome.failure(INTERNAL_CODE, INTERNAL_MESSAGE, True)
+        return self._call(
+            request.service,
+            request.operation,
+            request.region,
+            _decoded_blobs(request.target_kind, params),
+        )
+
+    def send_dead_letter(self, request: DeadLetterRequest) -> Outcome:
+        region = request.queue_arn.split(":")[3]
+        return self._call(
+            "sqs",
+            "SendMessage",
+            region,
+            {
+                "QueueUrl": request.queue_url,
+                "MessageBody": request.body,
+                "MessageAttributes": request.message_attributes,
+            },
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            for client in self._clients.values():
+                client.close()
+            self._clients.clear()
