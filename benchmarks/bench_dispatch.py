@@ -75,7 +75,7 @@ def empty_stretch(days: int) -> float:
         client = emu.client()
         client.create_schedule(
             Name="far",
-            ScheduleExpression="at(2099-01-01T00:00:00)",
+            ScheduleExpression="at(9000-01-01T00:00:00)",
             FlexibleTimeWindow={"Mode": "OFF"},
             Target={"Arn": TARGETS[0], "RoleArn": ROLE},
         )
@@ -136,7 +136,7 @@ def main() -> None:
     print(f"peak RSS of this process: {peak:.0f} MiB")
 
     print("\nadvance over a stretch with nothing due (median of 200)")
-    for days in (1, 365, 365 * 50):
+    for days in (1, 365, 3650):
         print(f"  {days:>6} days: {empty_stretch(days) * 1e6:8.1f} µs")
 
     month = month_of_minutes()

@@ -133,6 +133,11 @@ class VirtualClock:
         for follow in self._followers:
             follow(instant)
 
+    @property
+    def followed(self) -> bool:
+        """Whether anything (a freezegun lockstep) follows the clock's moves."""
+        return bool(self._followers)
+
     def follow(self, callback: Callable[[datetime], None]) -> Callable[[], None]:
         """Call ``callback(now)`` whenever the clock moves; returns the undo function."""
         self._followers.append(callback)

@@ -135,6 +135,7 @@ class Emulator:
             controls=self.controls,
             set_clock=self.clock.set,
             now=self.clock.now,
+            clock_observed=lambda: isinstance(self.clock, VirtualClock) and self.clock.followed,
         )
         self.store.observer = self.dispatcher
         self.app.extra_routes = ControlApi(self)

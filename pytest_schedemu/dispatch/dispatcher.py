@@ -1,7 +1,7 @@
-"""The dispatcher: a heap of due work, run by clock operations in the caller's thread.
+"""The dispatcher: a queue of due work, run by clock operations in the caller's thread.
 
-Every incarnation of a schedule has a ``_Plan``: its compiled timeline, its activation time
-and the latest nominal time it generated. Work items sit in one heap ordered by the
+Every incarnation of a schedule has a ``Plan``. Work items (generate an occurrence, a first
+attempt, a retry, a group removal, a completion check) sit in one queue ordered by the
 reference's key (due, incarnation, nominal time, attempt number, kind), so a jump of the
 clock plays out every occurrence and every retry of the interval in order, each at its own
 instant. The store tells the dispatcher about changes (it is the store's observer); items of
@@ -19,17 +19,16 @@ import math
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, Callable
 
-from pytest_schedemu.dispatch import events
+from pytest_schedemu.dispatch import bulk, events
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.delivery import (
     ACCESS_DENIED_MESSAGE,
     OK,
     DeadLetterRequest,
     Delivery,
-    DeliveryRequest,
     Outcome,
     TargetControls,
 )
@@ -46,213 +45,27 @@ from pytest_schedemu.dispatch.history import (
     History,
     parse_json,
 )
+from pytest_schedemu.dispatch.occurrences import (
+    NEVER,
+    Job,
+    Occurrence,
+    Plan,
+    epoch,
+    instant,
+    retry_delay,
+)
 from pytest_schedemu.dispatch.queue import Entry, WorkQueue
-from pytest_schedemu.dispatch.targets import MaterializedRequest, TargetPlan, plan_target, queue_url
+from pytest_schedemu.dispatch.targets import plan_target, queue_url
 from pytest_schedemu.errors import DispatchLimitExceeded
-from pytest_schedemu.expressions import Timeline, parse_expression, timeline
+from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.model import Schedule, ScheduleGroup
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_NEVER = 1 << 62  # sorts after every real instant and incarnation number
-
 # Work-item kinds, in the reference's tie-break order.
 GENERATE, FIRST_ATTEMPT, RETRY, GROUP_REMOVAL, COMPLETION_CHECK = range(5)
-
-
-def _instant(epoch: int) -> datetime:
-    return _EPOCH + timedelta(seconds=epoch)
-
-
-def _epoch(instant: datetime) -> float:
-    return (instant - _EPOCH).total_seconds()
-
-
-def retry_delay(retries_made: int) -> int:
-    """Seconds from a failed attempt to the next one: 60 s doubling, capped at one day."""
-    return 86400 if retries_made >= 11 else min(86400, 60 << retries_made)
-
-
-class _Plan:
-    """The dispatcher's view of one incarnation."""
-
-    __slots__ = (
-        "activation",
-        "arn",
-        "carries_payload",
-        "done_generating",
-        "last_dispatched",
-        "missing",
-        "occurrences",
-        "pending",
-        "schedule",
-        "seq",
-        "target",
-        "timeline",
-        "version",
-    )
-
-    def __init__(self, schedule: Schedule) -> None:
-        self.seq = schedule.incarnation
-        self.arn = schedule.arn
-        self.version = 0
-        self.last_dispatched: int | None = None
-        self.pending: set[_Occurrence] = set()
-        self.occurrences: list[_Occurrence] = []
-        self.schedule = schedule
-        self.activation = 0
-        self.done_generating = False
-        self.timeline: Timeline
-        self.target: TargetPlan
-        self.missing: Outcome | None = None
-        self.carries_payload = True
-
-
-class _Occurrence:
-    """One nominal time of one incarnation, and what happened to it so far."""
-
-    __slots__ = (
-        "_event_id",
-        "attempts",
-        "carries_payload",
-        "exhausted",
-        "first_attempt_at",
-        "first_due",
-        "nominal",
-        "plan",
-        "schedule",
-        "status",
-        "target",
-        "version",
-    )
-
-    def __init__(self, plan: _Plan, nominal: int, first_due: int) -> None:
-        self.plan = plan
-        # The definition in force when the occurrence was generated: attempts replay it
-        # even if an update has since replaced the plan's.
-        self.schedule = plan.schedule
-        self.target = plan.target
-        self.carries_payload = plan.carries_payload
-        self.version = plan.version
-        self.nominal = nominal
-        self.first_due = first_due
-        self._event_id: str | None = None
-        self.attempts: list[Attempt] = []
-        self.status = PENDING
-        self.first_attempt_at: int | None = None
-        self.exhausted: str | None = None
-
-    @property
-    def event_id(self) -> str:
-        if self._event_id is None:
-            self._event_id = events.event_id(self.plan.arn, self.nominal)
-        return self._event_id
-
-    def snapshot(self) -> Execution:
-        schedule = self.schedule
-        return Execution(
-            schedule_arn=self.plan.arn,
-            scheduled_time=_instant(self.nominal),
-            event_id=self.event_id,
-            status=self.status,
-            attempts=tuple(self.attempts),
-            group_name=schedule.group_name,
-            schedule_name=schedule.name,
-            first_attempt_due=_instant(self.first_due),
-            exhausted_condition=self.exhausted,
-        )
-
-
-class _Job:
-    """One attempt of one occurrence: what it sends is worked out only when needed.
-
-    The default delivery never looks at the request, so in the common case the payload,
-    the request and the ids are computed only if a test reads them from the record.
-    """
-
-    __slots__ = (
-        "_execution_id",
-        "_materialized",
-        "_payload",
-        "attempted_at",
-        "number",
-        "occurrence",
-        "seed",
-    )
-
-    def __init__(self, occurrence: _Occurrence, number: int, attempted_at: int, seed: int):
-        self.occurrence = occurrence
-        self.number = number
-        self.attempted_at = attempted_at
-        self.seed = seed
-        self._execution_id: str | None = None
-        self._payload: str | None = None
-        self._materialized: MaterializedRequest | None = None
-
-    @property
-    def execution_id(self) -> str:
-        if self._execution_id is None:
-            self._execution_id = events.execution_id(
-                self.seed, self.occurrence.event_id, self.number
-            )
-        return self._execution_id
-
-    @property
-    def payload(self) -> str:
-        if self._payload is None:
-            occurrence = self.occurrence
-            self._payload = occurrence.target.payload(
-                occurrence.nominal, occurrence.event_id, self.execution_id, self.number
-            )
-        return self._payload
-
-    @property
-    def materialized(self) -> MaterializedRequest:
-        if self._materialized is None:
-            self._materialized = self.occurrence.target.materialize(self.payload)
-        return self._materialized
-
-    def compute(self, name: str) -> Any:
-        """A lazily built Attempt's field (see ``history.LAZY_FIELDS``)."""
-        if name == "scheduled_time":
-            return _instant(self.occurrence.nominal)
-        if name == "attempted_at":
-            return _instant(self.attempted_at)
-        if name == "event_id":
-            return self.occurrence.event_id
-        if name == "execution_id":
-            return self.execution_id
-        if name == "input":
-            return self.payload if self.occurrence.carries_payload else None
-        if name == "payload":
-            return parse_json(self.payload) if self.occurrence.carries_payload else None
-        if name == "request":
-            return self.materialized.data
-        if name == "request_text":
-            return self.materialized.text
-        raise AttributeError(name)
-
-    def delivery_request(self) -> DeliveryRequest:
-        occurrence = self.occurrence
-        kind = occurrence.target.kind
-        target = occurrence.schedule.target
-        materialized = self.materialized
-        return DeliveryRequest(
-            target_arn=target.arn,
-            target_kind=kind.name,
-            role_arn=target.role_arn,
-            request=materialized.data,
-            request_text=materialized.text,
-            service=kind.client,
-            operation=kind.operation,
-            # Universal targets name no region: they call the schedule's own.
-            region=kind.region or occurrence.schedule.region,
-            attempt_number=self.number,
-            attempted_at=_instant(self.attempted_at),
-        )
 
 
 class Dispatcher:
@@ -268,6 +81,7 @@ class Dispatcher:
         controls: TargetControls,
         set_clock: Callable[[datetime], None],
         now: Callable[[], datetime],
+        clock_observed: Callable[[], bool] = lambda: False,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -276,45 +90,46 @@ class Dispatcher:
         self.controls = controls
         self._set_clock = set_clock
         self._now = now
+        self._clock_observed = clock_observed
+        #: Play stretches at least this long in bulk when nothing can observe the order
+        #: (``bulk.py``); None always goes item by item.
+        self.bulk_min_span: int | None = bulk.MIN_SPAN_SECONDS
+        self.bulk_runs = 0
         self._queue = WorkQueue()
         self._sequence = 0
-        self._plans: dict[int, _Plan] = {}
+        self._plans: dict[int, Plan] = {}
         # Each ARN's incarnations' occurrence lists, oldest incarnation first.
-        self._occurrences: dict[str, list[list[_Occurrence]]] = {}
+        self._occurrences: dict[str, list[list[Occurrence]]] = {}
         self._wakeup = threading.Condition(store.lock)
         # The clock's current whole second, kept here so the hot loop need not convert the
         # clock's datetime for every item.
-        self._clock_epoch = math.floor(_epoch(now()))
+        self._clock_epoch = math.floor(epoch(now()))
 
     # -- store observer (called with the store lock held) -----------------------------------
 
     def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
         plan = self._plans.get(schedule.incarnation)
         if plan is None or previous is None:
-            plan = _Plan(schedule)
+            plan = Plan(schedule)
             self._plans[plan.seq] = plan
             self._occurrences.setdefault(plan.arn, []).append(plan.occurrences)
         else:
             self._cancel_pending(plan, "updated")
-        plan.schedule = schedule
-        plan.version += 1
-        plan.done_generating = False
-        plan.activation = math.floor(_epoch(schedule.last_modification_date))
-        plan.timeline = timeline(
-            parse_expression(schedule.schedule_expression),
-            timezone=schedule.timezone,
-            start_date=schedule.start_date,
-            end_date=schedule.end_date,
-            created_at=schedule.creation_date,
+        plan.define(
+            schedule,
+            timeline(
+                parse_expression(schedule.schedule_expression),
+                timezone=schedule.timezone,
+                start_date=schedule.start_date,
+                end_date=schedule.end_date,
+                created_at=schedule.creation_date,
+            ),
+            plan_target(
+                schedule.target,
+                schedule_arn=plan.arn,
+                queue_url_template=self.settings.sqs_queue_url_template,
+            ),
         )
-        plan.target = plan_target(
-            schedule.target,
-            schedule_arn=plan.arn,
-            queue_url_template=self.settings.sqs_queue_url_template,
-        )
-        missing = plan.target.missing_error
-        plan.missing = None if missing is None else Outcome.failure(*missing, False)
-        plan.carries_payload = _carries_payload(plan.target)
         self._plan_first(plan)
         self._wakeup.notify_all()
 
@@ -325,7 +140,7 @@ class Dispatcher:
             self._cancel_pending(plan, reason)
 
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None:
-        self._push(math.ceil(_epoch(due)), _NEVER, 0, 0, GROUP_REMOVAL, group, 0)
+        self._push(math.ceil(epoch(due)), NEVER, 0, 0, GROUP_REMOVAL, group, 0)
         self._wakeup.notify_all()
 
     # -- planning -------------------------------------------------------------------------------
@@ -336,7 +151,7 @@ class Dispatcher:
         self._sequence += 1
         self._queue.push(due, (seq, nominal, number, kind, self._sequence, subject, version))
 
-    def _plan_first(self, plan: _Plan) -> None:
+    def _plan_first(self, plan: Plan) -> None:
         schedule = plan.schedule
         if not schedule.enabled:
             return
@@ -346,7 +161,7 @@ class Dispatcher:
                 lower = plan.last_dispatched
             self._plan_next(plan, lower)
             return
-        at = plan.timeline.next_after_epoch(-_NEVER)
+        at = plan.timeline.next_after_epoch(-NEVER)
         if at is None or (plan.last_dispatched is not None and at <= plan.last_dispatched):
             return
         if at >= plan.activation:
@@ -355,7 +170,7 @@ class Dispatcher:
             # A one-time schedule whose moment has passed is delivered once, straight away.
             self._push(plan.activation, plan.seq, at, 0, GENERATE, plan, plan.version)
 
-    def _plan_next(self, plan: _Plan, after: int) -> None:
+    def _plan_next(self, plan: Plan, after: int) -> None:
         nominal = plan.timeline.next_after_epoch(after)
         if nominal is not None:
             self._push(nominal, plan.seq, nominal, 0, GENERATE, plan, plan.version)
@@ -363,10 +178,10 @@ class Dispatcher:
         plan.done_generating = True
         if self._deletes_when_done(plan):
             due = max(plan.activation, after)
-            self._push(due, plan.seq, _NEVER, 0, COMPLETION_CHECK, plan, plan.version)
+            self._push(due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
 
     @staticmethod
-    def _deletes_when_done(plan: _Plan) -> bool:
+    def _deletes_when_done(plan: Plan) -> bool:
         schedule = plan.schedule
         if schedule.action_after_completion != "DELETE":
             return False
@@ -374,18 +189,18 @@ class Dispatcher:
         # years run out.
         return not plan.timeline.recurring or schedule.end_date is not None
 
-    def _cancel_pending(self, plan: _Plan, reason: str) -> None:
+    def _cancel_pending(self, plan: Plan, reason: str) -> None:
         if not plan.pending:
             return
         now = self._now()
         for occurrence in sorted(plan.pending, key=lambda o: o.nominal):
             occurrence.status = CANCELLED
             self.history.add_activity(
-                Activity("cancelled", now, plan.arn, _instant(occurrence.nominal), reason)
+                Activity("cancelled", now, plan.arn, instant(occurrence.nominal), reason)
             )
         plan.pending.clear()
 
-    def _current(self, plan: _Plan, version: int) -> bool:
+    def _current(self, plan: Plan, version: int) -> bool:
         return self._plans.get(plan.seq) is plan and plan.version == version
 
     # -- running ---------------------------------------------------------------------------
@@ -425,10 +240,13 @@ class Dispatcher:
                 gc.enable()
 
     def _run_until(self, target: datetime) -> list[Attempt]:
-        limit = math.floor(_epoch(target))
-        self._clock_epoch = math.floor(_epoch(self._now()))
+        limit = math.floor(epoch(target))
+        self._clock_epoch = math.floor(epoch(self._now()))
         cap = self.settings.max_attempts_per_advance
-        made: list[Attempt] = []
+        made = self._run_in_bulk(limit, cap)
+        if made is not None:
+            return made
+        made = []
         lock = self.store.lock
         next_due, pop, process = self.next_due, self._queue.pop, self._process
         controls, delivery = self.controls, self.delivery
@@ -450,6 +268,34 @@ class Dispatcher:
                 raise self._runaway(made, cap)
         return made
 
+    def _run_in_bulk(self, limit: int, cap: int | None) -> list[Attempt] | None:
+        if (
+            self.bulk_min_span is None
+            or not self.controls.idle
+            or self.delivery.needs_request
+            or self._clock_observed()
+        ):
+            return None
+        with self.store.lock:
+            head = self.next_due()
+            if head is None or limit - head < self.bulk_min_span:
+                return None
+            made = bulk.play_in_bulk(
+                self._queue,
+                limit=limit,
+                start=self._clock_epoch,
+                cap=cap,
+                seed=self.settings.seed,
+                is_current=self._current,
+                offset=self._offset,
+                push=self._push,
+                record=lambda job: self._record(job, OK),
+            )
+            if made is not None:
+                self.bulk_runs += 1
+                self.history.add_attempts(made)
+            return made
+
     def next_due_within(self, limit: int) -> bool:
         with self.store.lock:
             due = self.next_due()
@@ -470,9 +316,9 @@ class Dispatcher:
         # current instant: the clock never goes back.
         if due > self._clock_epoch:
             self._clock_epoch = due
-            self._set_clock(_instant(due))
+            self._set_clock(instant(due))
 
-    def _process(self, due: int, entry: Entry) -> _Job | None:
+    def _process(self, due: int, entry: Entry) -> Job | None:
         _, nominal, number, kind, _, subject, _version = entry
         if kind == GENERATE:
             return self._generate(subject, nominal, due)
@@ -486,15 +332,12 @@ class Dispatcher:
         self._complete_if_done(subject)
         return None
 
-    def _generate(self, plan: _Plan, nominal: int, due: int) -> _Job | None:
+    def _generate(self, plan: Plan, nominal: int, due: int) -> Job | None:
         if plan.timeline.recurring:
             self._plan_next(plan, nominal)
         plan.last_dispatched = nominal
-        window = plan.schedule.flexible_time_window.maximum_window_in_minutes
-        offset = 0
-        if window and self.settings.flexible_offsets == "hash":
-            offset = events.flexible_offset(self.settings.seed, plan.arn, nominal, window)
-        occurrence = _Occurrence(plan, nominal, due + offset)
+        offset = self._offset(plan, nominal)
+        occurrence = Occurrence(plan, nominal, due + offset)
         plan.pending.add(occurrence)
         plan.occurrences.append(occurrence)
         if offset == 0:
@@ -502,19 +345,26 @@ class Dispatcher:
             # the same instant, so the attempt runs straight away instead of via the queue.
             now = max(due, self._clock_epoch)
             occurrence.first_attempt_at = now
-            return _Job(occurrence, 1, now, self.settings.seed)
+            return Job(occurrence, 1, now, self.settings.seed)
         self._push(due + offset, plan.seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
         return None
 
-    def _prepare(self, occurrence: _Occurrence, number: int, due: int) -> _Job | None:
+    def _offset(self, plan: Plan, nominal: int) -> int:
+        """Seconds from a nominal time to its first attempt (the flexible window)."""
+        window = plan.schedule.flexible_time_window.maximum_window_in_minutes
+        if not window or self.settings.flexible_offsets != "hash":
+            return 0
+        return events.flexible_offset(self.settings.seed, plan.arn, nominal, window)
+
+    def _prepare(self, occurrence: Occurrence, number: int, due: int) -> Job | None:
         if occurrence.status not in (PENDING, RETRYING):
             return None
         now = max(due, self._clock_epoch)
         if number == 1:
             occurrence.first_attempt_at = now
-        return _Job(occurrence, number, now, self.settings.seed)
+        return Job(occurrence, number, now, self.settings.seed)
 
-    def _deliver(self, job: _Job) -> Outcome:
+    def _deliver(self, job: Job) -> Outcome:
         occurrence = job.occurrence
         if not self.controls.idle:
             if self.controls.role_denied(occurrence.schedule.target.role_arn):
@@ -530,24 +380,17 @@ class Dispatcher:
             return self.delivery.deliver(None)
         return self.delivery.deliver(job.delivery_request())
 
-    def _record(self, job: _Job, outcome: Outcome) -> Attempt:
-        schedule = job.occurrence.schedule
-        return Attempt.lazily(
-            {
-                "schedule_arn": job.occurrence.plan.arn,
-                "target_arn": schedule.target.arn,
-                "attempt_number": job.number,
-                "succeeded": outcome.ok,
-                "error_code": outcome.code,
-                "error_message": outcome.message,
-                "retryable": None if outcome.ok else outcome.retryable,
-                "group_name": schedule.group_name,
-                "schedule_name": schedule.name,
-            },
-            job,
-        )
+    def _record(self, job: Job, outcome: Outcome) -> Attempt:
+        known = job.occurrence.record_fields.copy()
+        known["attempt_number"] = job.number
+        if not outcome.ok:
+            known["succeeded"] = False
+            known["error_code"] = outcome.code
+            known["error_message"] = outcome.message
+            known["retryable"] = outcome.retryable
+        return Attempt.lazily(known, job)
 
-    def _settle(self, job: _Job, outcome: Outcome) -> Attempt:
+    def _settle(self, job: Job, outcome: Outcome) -> Attempt:
         attempt = self._record(job, outcome)
         occurrence = job.occurrence
         with self.store.lock:
@@ -577,7 +420,7 @@ class Dispatcher:
                     "dropped",
                     self._now(),
                     occurrence.plan.arn,
-                    _instant(occurrence.nominal),
+                    instant(occurrence.nominal),
                     f"{attempt.error_code}: {attempt.error_message}",
                 )
             )
@@ -585,7 +428,7 @@ class Dispatcher:
             self._resolve(occurrence)
         return attempt
 
-    def _retry_or_exhaust(self, occurrence: _Occurrence, job: _Job, outcome: Outcome) -> str | None:
+    def _retry_or_exhaust(self, occurrence: Occurrence, job: Job, outcome: Outcome) -> str | None:
         """Queue the next attempt, or name why the occurrence is exhausted."""
         if not outcome.retryable:
             return "permanent"
@@ -603,7 +446,7 @@ class Dispatcher:
         return None
 
     def _dead_letter_for(
-        self, occurrence: _Occurrence, attempt: Attempt, condition: str
+        self, occurrence: Occurrence, attempt: Attempt, condition: str
     ) -> DeadLetterRequest | None:
         queue_arn = occurrence.schedule.target.dead_letter_arn
         if queue_arn is None:
@@ -626,7 +469,7 @@ class Dispatcher:
             message_attributes=message.message_attributes,
         )
 
-    def _send_dead_letter(self, occurrence: _Occurrence, request: DeadLetterRequest) -> None:
+    def _send_dead_letter(self, occurrence: Occurrence, request: DeadLetterRequest) -> None:
         outcome = self.controls.steer([request.queue_arn], _MISSING_DLQ, lambda: None)
         if outcome is None:
             outcome = self.delivery.send_dead_letter(request)
@@ -640,7 +483,7 @@ class Dispatcher:
             payload=parse_json(request.body),
             attributes=attributes,
             schedule_arn=occurrence.plan.arn,
-            scheduled_time=_instant(occurrence.nominal),
+            scheduled_time=instant(occurrence.nominal),
             sent_at=now,
             queue_url=request.queue_url,
             delivered=outcome.ok,
@@ -652,16 +495,16 @@ class Dispatcher:
             else:
                 kind, detail = "dlq_failed", f"{outcome.code}: {outcome.message}"
             self.history.add_activity(
-                Activity(kind, now, occurrence.plan.arn, _instant(occurrence.nominal), detail)
+                Activity(kind, now, occurrence.plan.arn, instant(occurrence.nominal), detail)
             )
 
-    def _resolve(self, occurrence: _Occurrence) -> None:
+    def _resolve(self, occurrence: Occurrence) -> None:
         plan = occurrence.plan
         plan.pending.discard(occurrence)  # harmless when it is already gone
         if self._current(plan, occurrence.version):
             self._complete_if_done(plan)
 
-    def _complete_if_done(self, plan: _Plan) -> None:
+    def _complete_if_done(self, plan: Plan) -> None:
         if (
             not self._deletes_when_done(plan)
             or plan.pending
@@ -695,7 +538,7 @@ class Dispatcher:
         with ThreadPoolExecutor(workers, thread_name_prefix="schedemu-delivery") as pool:
             while not stop.is_set():
                 with self._wakeup:
-                    now = _epoch(self._now())
+                    now = epoch(self._now())
                     self._clock_epoch = math.floor(now)
                     due = self.next_due()
                     if due is None or due > now:
@@ -706,7 +549,7 @@ class Dispatcher:
                 if job is not None:
                     pool.submit(self._run_job, job)
 
-    def _run_job(self, job: _Job) -> None:
+    def _run_job(self, job: Job) -> None:
         try:
             self._settle(job, self._deliver(job))
         except Exception:
@@ -739,7 +582,7 @@ class Dispatcher:
                         for _, entry in self._queue.entries()
                         if entry[3] == GENERATE and entry[5] is plan and entry[6] == plan.version
                     ]
-                    return _instant(min(nominals)) if nominals else None
+                    return instant(min(nominals)) if nominals else None
         return None
 
     def reset(self) -> None:
@@ -750,18 +593,6 @@ class Dispatcher:
             self._plans.clear()
             self._queue.clear()
             self._occurrences.clear()
-
-
-# Kinds whose request never carries the payload (§5.11), unless their Input is given.
-_PAYLOAD_FREE_KINDS = frozenset({"sagemaker", "codepipeline", "inspector"})
-_INPUT_ONLY_KINDS = frozenset({"ecs", "codebuild"})
-
-
-def _carries_payload(target: TargetPlan) -> bool:
-    name = target.kind.name
-    if name in _PAYLOAD_FREE_KINDS:
-        return False
-    return name not in _INPUT_ONLY_KINDS or target.target.input is not None
 
 
 _MISSING_DLQ = Outcome.failure(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Protocol, TypeVar
@@ -174,10 +175,14 @@ class History:
             self.dropped_records = 0
 
     def add_attempt(self, attempt: Attempt) -> None:
+        self.add_attempts((attempt,))
+
+    def add_attempts(self, new: Sequence[Attempt]) -> None:
         attempts = self._attempts
-        attempts.append(attempt)
+        attempts.extend(new)
         for listener in self.listeners:
-            listener(attempt)
+            for attempt in new:
+                listener(attempt)
         if self.max_records is not None and len(attempts) > self.max_records:
             # Drop the oldest twentieth at once: trimming one record per append would make
             # every append past the cap cost a full list shift.

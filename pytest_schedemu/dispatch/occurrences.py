@@ -1,0 +1,255 @@
+"""What the dispatcher knows of each incarnation, occurrence and attempt.
+
+A ``Plan`` is one incarnation of a schedule: its compiled timeline, its activation time and
+the latest nominal time it generated. An ``Occurrence`` is one nominal time of a plan and
+its attempts. A ``Job`` is one attempt: what it sends (ids, payload, request) is worked out
+only when a delivery backend or a test needs it.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from pytest_schedemu.dispatch import events
+from pytest_schedemu.dispatch.delivery import DeliveryRequest, Outcome
+from pytest_schedemu.dispatch.history import PENDING, Attempt, Execution, parse_json
+from pytest_schedemu.dispatch.targets import MaterializedRequest, TargetPlan
+from pytest_schedemu.expressions import Timeline
+from pytest_schedemu.model import Schedule
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+NEVER = 1 << 62  # sorts after every real instant and incarnation number
+
+
+def instant(epoch: int) -> datetime:
+    return _EPOCH + timedelta(seconds=epoch)
+
+
+def epoch(instant: datetime) -> float:
+    return (instant - _EPOCH).total_seconds()
+
+
+def retry_delay(retries_made: int) -> int:
+    """Seconds from a failed attempt to the next one: 60 s doubling, capped at one day."""
+    return 86400 if retries_made >= 11 else min(86400, 60 << retries_made)
+
+
+class Plan:
+    """The dispatcher's view of one incarnation."""
+
+    __slots__ = (
+        "activation",
+        "arn",
+        "carries_payload",
+        "done_generating",
+        "last_dispatched",
+        "missing",
+        "occurrences",
+        "pending",
+        "record_fields",
+        "schedule",
+        "seq",
+        "target",
+        "timeline",
+        "version",
+    )
+
+    def __init__(self, schedule: Schedule) -> None:
+        self.seq = schedule.incarnation
+        self.arn = schedule.arn
+        self.version = 0
+        self.last_dispatched: int | None = None
+        self.pending: set[Occurrence] = set()
+        self.occurrences: list[Occurrence] = []
+        self.schedule = schedule
+        self.activation = 0
+        self.done_generating = False
+        self.timeline: Timeline
+        self.target: TargetPlan
+        self.missing: Outcome | None = None
+        self.carries_payload = True
+        self.record_fields: dict[str, Any] = {}
+
+    def define(self, schedule: Schedule, timeline: Timeline, target: TargetPlan) -> None:
+        """Take a new definition (a create or an update): a new version of the plan."""
+        self.schedule = schedule
+        self.version += 1
+        self.done_generating = False
+        self.activation = math.floor(epoch(schedule.last_modification_date))
+        self.timeline = timeline
+        self.target = target
+        missing = target.missing_error
+        self.missing = None if missing is None else Outcome.failure(*missing, False)
+        self.carries_payload = carries_payload_of(target)
+        # The fields every attempt record of this definition shares; a successful one
+        # only adds its attempt number.
+        self.record_fields = {
+            "schedule_arn": self.arn,
+            "target_arn": schedule.target.arn,
+            "succeeded": True,
+            "error_code": None,
+            "error_message": None,
+            "retryable": None,
+            "group_name": schedule.group_name,
+            "schedule_name": schedule.name,
+        }
+
+
+class Occurrence:
+    """One nominal time of one incarnation, and what happened to it so far."""
+
+    __slots__ = (
+        "_event_id",
+        "attempts",
+        "carries_payload",
+        "exhausted",
+        "first_attempt_at",
+        "first_due",
+        "nominal",
+        "plan",
+        "record_fields",
+        "schedule",
+        "status",
+        "target",
+        "version",
+    )
+
+    def __init__(self, plan: Plan, nominal: int, first_due: int) -> None:
+        self.plan = plan
+        # The definition in force when the occurrence was generated: attempts replay it
+        # even if an update has since replaced the plan's.
+        self.schedule = plan.schedule
+        self.target = plan.target
+        self.carries_payload = plan.carries_payload
+        self.record_fields = plan.record_fields
+        self.version = plan.version
+        self.nominal = nominal
+        self.first_due = first_due
+        self._event_id: str | None = None
+        self.attempts: list[Attempt] = []
+        self.status = PENDING
+        self.first_attempt_at: int | None = None
+        self.exhausted: str | None = None
+
+    @property
+    def event_id(self) -> str:
+        if self._event_id is None:
+            self._event_id = events.event_id(self.plan.arn, self.nominal)
+        return self._event_id
+
+    def snapshot(self) -> Execution:
+        schedule = self.schedule
+        return Execution(
+            schedule_arn=self.plan.arn,
+            scheduled_time=instant(self.nominal),
+            event_id=self.event_id,
+            status=self.status,
+            attempts=tuple(self.attempts),
+            group_name=schedule.group_name,
+            schedule_name=schedule.name,
+            first_attempt_due=instant(self.first_due),
+            exhausted_condition=self.exhausted,
+        )
+
+
+class Job:
+    """One attempt of one occurrence: what it sends is worked out only when needed.
+
+    The default delivery never looks at the request, so in the common case the payload,
+    the request and the ids are computed only if a test reads them from the record.
+    """
+
+    __slots__ = (
+        "_execution_id",
+        "_materialized",
+        "_payload",
+        "attempted_at",
+        "number",
+        "occurrence",
+        "seed",
+    )
+
+    def __init__(self, occurrence: Occurrence, number: int, attempted_at: int, seed: int):
+        self.occurrence = occurrence
+        self.number = number
+        self.attempted_at = attempted_at
+        self.seed = seed
+        self._execution_id: str | None = None
+        self._payload: str | None = None
+        self._materialized: MaterializedRequest | None = None
+
+    @property
+    def execution_id(self) -> str:
+        if self._execution_id is None:
+            self._execution_id = events.execution_id(
+                self.seed, self.occurrence.event_id, self.number
+            )
+        return self._execution_id
+
+    @property
+    def payload(self) -> str:
+        if self._payload is None:
+            occurrence = self.occurrence
+            self._payload = occurrence.target.payload(
+                occurrence.nominal, occurrence.event_id, self.execution_id, self.number
+            )
+        return self._payload
+
+    @property
+    def materialized(self) -> MaterializedRequest:
+        if self._materialized is None:
+            self._materialized = self.occurrence.target.materialize(self.payload)
+        return self._materialized
+
+    def compute(self, name: str) -> Any:
+        """A lazily built Attempt's field (see ``history.LAZY_FIELDS``)."""
+        if name == "scheduled_time":
+            return instant(self.occurrence.nominal)
+        if name == "attempted_at":
+            return instant(self.attempted_at)
+        if name == "event_id":
+            return self.occurrence.event_id
+        if name == "execution_id":
+            return self.execution_id
+        if name == "input":
+            return self.payload if self.occurrence.carries_payload else None
+        if name == "payload":
+            return parse_json(self.payload) if self.occurrence.carries_payload else None
+        if name == "request":
+            return self.materialized.data
+        if name == "request_text":
+            return self.materialized.text
+        raise AttributeError(name)
+
+    def delivery_request(self) -> DeliveryRequest:
+        occurrence = self.occurrence
+        kind = occurrence.target.kind
+        target = occurrence.schedule.target
+        materialized = self.materialized
+        return DeliveryRequest(
+            target_arn=target.arn,
+            target_kind=kind.name,
+            role_arn=target.role_arn,
+            request=materialized.data,
+            request_text=materialized.text,
+            service=kind.client,
+            operation=kind.operation,
+            # Universal targets name no region: they call the schedule's own.
+            region=kind.region or occurrence.schedule.region,
+            attempt_number=self.number,
+            attempted_at=instant(self.attempted_at),
+        )
+
+
+# Kinds whose request never carries the payload (§5.11), unless their Input is given.
+_PAYLOAD_FREE_KINDS = frozenset({"sagemaker", "codepipeline", "inspector"})
+_INPUT_ONLY_KINDS = frozenset({"ecs", "codebuild"})
+
+
+def carries_payload_of(target: TargetPlan) -> bool:
+    name = target.kind.name
+    if name in _PAYLOAD_FREE_KINDS:
+        return False
+    return name not in _INPUT_ONLY_KINDS or target.target.input is not None

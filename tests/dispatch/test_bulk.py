@@ -1,0 +1,152 @@
+"""Long stretches played in bulk give exactly what item-by-item dispatch gives."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_schedemu import Emulator
+
+ROLE = "arn:aws:iam::123456789012:role/r"
+START = datetime(2026, 3, 7, 20, 0, tzinfo=timezone.utc)
+
+EXPRESSIONS = st.sampled_from(
+    [
+        "rate(1 minute)",
+        "rate(7 minutes)",
+        "rate(1 hour)",
+        "rate(2 days)",
+        "cron(*/5 * * * ? *)",
+        "cron(30 2 * * ? *)",
+        "cron(0 * * * ? *)",
+        "cron(0 9 ? * MON-FRI *)",
+        "cron(15 10 L * ? *)",
+        "at(2026-03-08T02:30:00)",
+        "at(2026-03-09T00:00:00)",
+        "at(2020-01-01T00:00:00)",
+    ]
+)
+SCHEDULE = st.fixed_dictionaries(
+    {
+        "expression": EXPRESSIONS,
+        "zone": st.sampled_from(["UTC", "America/New_York", "Australia/Lord_Howe"]),
+        "window": st.sampled_from([None, 1, 15, 240]),
+        "state": st.sampled_from(["ENABLED", "ENABLED", "DISABLED"]),
+        "start_after": st.sampled_from([None, 0, 3600, 86400]),
+        "end_after": st.sampled_from([None, 7200, 172800]),
+        "created_after": st.integers(0, 7200),
+        "target": st.sampled_from(
+            [
+                "arn:aws:sqs:us-east-1:123456789012:q",
+                "arn:aws:lambda:us-east-1:123456789012:function:f",
+            ]
+        ),
+    }
+)
+SCENARIO = st.tuples(
+    st.lists(SCHEDULE, min_size=1, max_size=8),
+    st.lists(st.integers(1, 4 * 86400), min_size=1, max_size=4),
+)
+
+
+def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
+    with Emulator(start=START, transport="inprocess") as emu:
+        emu.dispatcher.bulk_min_span = 0 if bulk else None
+        client = emu.client()
+        for index, spec in enumerate(sorted(schedules, key=lambda s: s["created_after"])):
+            target = emu.clock.now().replace(tzinfo=timezone.utc)
+            emu.clock.move_to(max(target, START + timedelta(seconds=spec["created_after"])))
+            now = emu.clock.now()
+            args: dict[str, Any] = {
+                "Name": f"s{index}",
+                "ScheduleExpression": spec["expression"],
+                "ScheduleExpressionTimezone": spec["zone"],
+                "State": spec["state"],
+                "FlexibleTimeWindow": {"Mode": "OFF"}
+                if spec["window"] is None
+                else {"Mode": "FLEXIBLE", "MaximumWindowInMinutes": spec["window"]},
+                "Target": {"Arn": spec["target"], "RoleArn": ROLE},
+            }
+            if spec["start_after"] is not None:
+                args["StartDate"] = now + timedelta(seconds=spec["start_after"])
+            if spec["end_after"] is not None:
+                args["EndDate"] = now + timedelta(seconds=spec["end_after"] + 86400)
+            client.create_schedule(**args)
+        for step in steps:
+            emu.clock.advance(seconds=step)
+        records = [
+            (
+                a.schedule_arn,
+                a.scheduled_time,
+                a.attempted_at,
+                a.attempt_number,
+                a.event_id,
+                a.execution_id,
+                a.input,
+                a.request_text,
+            )
+            for a in emu.attempts()
+        ]
+        executions = [
+            (e.scheduled_time, e.status, e.first_attempt_due, len(e.attempts))
+            for index in range(len(schedules))
+            for e in emu.executions(f"s{index}")
+        ]
+        upcoming = [emu.next_occurrence(f"s{index}") for index in range(len(schedules))]
+        # What is still queued must play out the same way too.
+        emu.clock.advance(hours=6)
+        after = [(a.schedule_arn, a.scheduled_time, a.attempted_at) for a in emu.attempts()]
+        return records, executions, upcoming, after, emu.dispatcher.bulk_runs
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(SCENARIO)
+def test_bulk_and_item_by_item_agree(scenario: Any) -> None:
+    schedules, steps = scenario
+    *bulk, _ = play(schedules, steps, bulk=True)
+    *stepwise, stepwise_runs = play(schedules, steps, bulk=False)
+    assert stepwise_runs == 0
+    assert bulk == stepwise
+
+
+def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
+    schedules = [
+        {
+            "expression": "rate(1 minute)",
+            "zone": "UTC",
+            "window": 15,
+            "state": "ENABLED",
+            "start_after": None,
+            "end_after": None,
+            "created_after": 0,
+            "target": "arn:aws:sqs:us-east-1:123456789012:q",
+        }
+    ]
+    *bulk, runs = play(schedules, [86400], bulk=True)
+    *stepwise, _ = play(schedules, [86400], bulk=False)
+    assert runs >= 1
+    assert bulk == stepwise
+
+
+def test_failures_keep_the_stretch_item_by_item() -> None:
+    with Emulator(start=START, transport="inprocess") as emu:
+        emu.dispatcher.bulk_min_span = 0
+        emu.target("arn:aws:sqs:us-east-1:123456789012:q").fail(times=1)
+        emu.client().create_schedule(
+            Name="s",
+            ScheduleExpression="rate(1 hour)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": "arn:aws:sqs:us-east-1:123456789012:q", "RoleArn": ROLE},
+        )
+        emu.clock.advance(days=1)
+        assert emu.dispatcher.bulk_runs == 0
+        assert [a.attempt_number for a in emu.attempts()[:2]] == [1, 2]
