@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Callable
@@ -73,7 +74,13 @@ class Emulator:
         clock: str = "virtual",
         tick_interval: float = 10.0,
         delivery_workers: int = 8,
+        verify_signatures: bool = False,
+        credentials: Mapping[str, str] | None = None,
     ) -> None:
+        if verify_signatures and not credentials:
+            raise ValueError(
+                "verify_signatures=True needs credentials={access key id: secret key, ...}"
+            )
         if transport not in TRANSPORTS:
             raise ValueError(f"Unsupported transport {transport!r}: use one of {TRANSPORTS}")
         if clock not in CLOCKS:
@@ -95,6 +102,8 @@ class Emulator:
             max_schedules=max_schedules,
             max_schedule_groups=max_schedule_groups,
             max_attempts_per_advance=max_attempts_per_advance,
+            verify_signatures=verify_signatures,
+            credentials=dict(credentials or {}),
             **overrides,
         )
         self.host = host
@@ -416,11 +425,13 @@ class Emulator:
         from botocore.config import Config
 
         server = self._running_server()
+        # Signed with the first known key when signatures are checked, dummies otherwise.
+        access_key, secret_key = next(iter(self.settings.credentials.items()), ("testing",) * 2)
         options: dict[str, Any] = {
             "region_name": self.region,
             "endpoint_url": server.url,
-            "aws_access_key_id": "testing",
-            "aws_secret_access_key": "testing",
+            "aws_access_key_id": access_key,
+            "aws_secret_access_key": secret_key,
             "config": Config(retries={"total_max_attempts": 1, "mode": "standard"}),
         }
         options.update(kwargs)
@@ -428,10 +439,11 @@ class Emulator:
         client = session.client(service_name, **options)
         if self.transport == "inprocess":
             service_id = client.meta.service_model.service_id.hyphenize()
-            # The server never checks signatures, and SigV4 is a quarter of the cost of a
-            # call: in-process requests go unsigned, carrying only the credential scope the
-            # server reads the account and region from.
-            client.meta.events.register_first(f"choose-signer.{service_id}", _unsigned)
+            if not self.settings.verify_signatures:
+                # Unchecked, SigV4 is a quarter of the cost of a call: in-process requests
+                # go unsigned, with only the credential scope the account and region are
+                # read from.
+                client.meta.events.register_first(f"choose-signer.{service_id}", _unsigned)
             client.meta.events.register_first(
                 f"before-send.{service_id}",
                 InProcessTransport(

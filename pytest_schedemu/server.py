@@ -194,6 +194,7 @@ def call_wsgi(
         "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
         "PATH_INFO": path,
+        "RAW_URI": parts.path + (f"?{parts.query}" if parts.query else ""),
         "QUERY_STRING": parts.query,
         "SERVER_NAME": parts.hostname or "localhost",
         "SERVER_PORT": str(parts.port or 80),
@@ -206,6 +207,8 @@ def call_wsgi(
         "wsgi.multithread": True,
         "wsgi.multiprocess": False,
         "wsgi.run_once": False,
+        # An HTTP client sends the Host header itself; botocore signs it.
+        "HTTP_HOST": parts.netloc,
     }
     for name, raw_value in headers:
         # botocore keeps some header values (the signature) as bytes; WSGI wants text.

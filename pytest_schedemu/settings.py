@@ -27,6 +27,9 @@ class Settings:
     max_schedules: int = 10_000_000
     max_schedule_groups: int = 500
     max_attempts_per_advance: int | None = 5_000_000
+    #: Check SigV4 signatures against ``credentials`` (access key id -> secret key).
+    verify_signatures: bool = False
+    credentials: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def configure(self, **changes: Any) -> None:
         """Change settings in place, all or none: a bad value raises and changes nothing."""

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from pytest_schedemu.errors import (
     ConflictException,
@@ -104,6 +104,24 @@ class Store:
             state.group_names.append(DEFAULT_GROUP)
             self._regions[key] = state
         return state
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything stored, comparable: equal snapshots mean nothing observable changed.
+
+        A partition that holds only its default group is left out: it is created on first
+        use, but reads the same as one never touched.
+        """
+        with self.lock:
+            regions = tuple(
+                (
+                    key,
+                    tuple(sorted(state.groups.items())),
+                    tuple((k, state.schedules[k]) for k in state.schedule_keys),
+                )
+                for key, state in sorted(self._regions.items())
+                if state.schedules or len(state.groups) > 1
+            )
+            return regions, tuple(sorted(self._tokens.items()))
 
     def all_schedules(self) -> list[Schedule]:
         """Every stored schedule, by (account, region, group, name)."""

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.api.operations import Call, Operations, truncate_to_ms
+from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
 from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
@@ -240,6 +241,8 @@ class SchedulerApp:
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
         raw_body = self._read_body(environ)
+        if self.settings.verify_signatures:
+            verify_signature(environ, raw_body, self.settings.credentials, self.clock.now())
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():
@@ -266,22 +269,20 @@ class SchedulerApp:
                 token_wire_name = binding.wire_name
         self._injected_failure(operation)
         cleaned = self.validator[operation].validate(params)
-        call = Call(*self._partition(environ), truncate_to_ms(self.clock.now()))
+        account_id, region = self._partition(environ)
         handler = self.operations.handlers[operation]
         token = cleaned.get("ClientToken")
-        if token is None:
-            return 200, _canonical(handler(call, cleaned)).encode()
-        fingerprint = hashlib.sha256(
-            _canonical(
-                {
-                    "body": {k: v for k, v in body.items() if k != "ClientToken"},
-                    "path": labels,
-                    "query": {k: v for k, v in query.items() if k != token_wire_name},
-                }
-            ).encode()
-        ).hexdigest()
+        fingerprint = (
+            None if token is None else self._fingerprint(body, labels, query, token_wire_name)
+        )
+        # The whole operation, its timestamp included, happens under the store lock: the
+        # clock may be moving in another thread, and a change must take effect at the
+        # virtual instant it is stamped with.
         with self.store.lock:
-            stored = self.store.stored_response(call.account_id, call.region, operation, token)
+            call = Call(account_id, region, truncate_to_ms(self.clock.now()))
+            if token is None:
+                return 200, _canonical(handler(call, cleaned)).encode()
+            stored = self.store.stored_response(account_id, region, operation, token)
             if stored is not None:
                 if stored.fingerprint != fingerprint:
                     raise ConflictException(
@@ -290,14 +291,27 @@ class SchedulerApp:
                     )
                 return stored.status, stored.body
             response = _canonical(handler(call, cleaned)).encode()
+            assert fingerprint is not None
             self.store.store_response(
-                call.account_id,
-                call.region,
-                operation,
-                token,
-                StoredResponse(fingerprint, 200, response),
+                account_id, region, operation, token, StoredResponse(fingerprint, 200, response)
             )
             return 200, response
+
+    @staticmethod
+    def _fingerprint(
+        body: dict[str, Any],
+        labels: dict[str, str],
+        query: dict[str, list[str]],
+        token_wire_name: str | None,
+    ) -> str:
+        canonical = _canonical(
+            {
+                "body": {k: v for k, v in body.items() if k != "ClientToken"},
+                "path": labels,
+                "query": {k: v for k, v in query.items() if k != token_wire_name},
+            }
+        )
+        return hashlib.sha256(canonical.encode()).hexdigest()
 
     @staticmethod
     def _query_value(values: list[str], kind: str) -> Any:

@@ -243,7 +243,7 @@ class Dispatcher:
         limit = math.floor(epoch(target))
         self._clock_epoch = math.floor(epoch(self._now()))
         cap = self.settings.max_attempts_per_advance
-        made = self._run_in_bulk(limit, cap)
+        made = self._run_in_bulk(target, limit, cap)
         if made is not None:
             return made
         made = []
@@ -254,6 +254,9 @@ class Dispatcher:
             with lock:
                 due = next_due()
                 if due is None or due > limit:
+                    # Reaching the target under the lock means no change can slip in
+                    # stamped before it yet unplayed by this advance.
+                    self._set_clock(target)
                     break
                 if due > self._clock_epoch:
                     self._advance_clock(due)
@@ -268,7 +271,7 @@ class Dispatcher:
                 raise self._runaway(made, cap)
         return made
 
-    def _run_in_bulk(self, limit: int, cap: int | None) -> list[Attempt] | None:
+    def _run_in_bulk(self, target: datetime, limit: int, cap: int | None) -> list[Attempt] | None:
         if (
             self.bulk_min_span is None
             or not self.controls.idle
@@ -294,6 +297,7 @@ class Dispatcher:
             if made is not None:
                 self.bulk_runs += 1
                 self.history.add_attempts(made)
+                self._set_clock(target)
             return made
 
     def next_due_within(self, limit: int) -> bool:

@@ -67,6 +67,9 @@ class Attempt:
     retryable: bool | None = None
     group_name: str = ""
     schedule_name: str = ""
+    #: Which incarnation of the schedule made the attempt: a schedule deleted and created
+    #: again under the same name is a new incarnation (a new creation sequence number).
+    incarnation: int = 0
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for a field that a lazily built record has not computed yet.

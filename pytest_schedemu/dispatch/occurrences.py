@@ -94,6 +94,7 @@ class Plan:
             "retryable": None,
             "group_name": schedule.group_name,
             "schedule_name": schedule.name,
+            "incarnation": self.seq,
         }
 
 

@@ -24,56 +24,56 @@ class WorkQueue:
     def __init__(self) -> None:
         self._dues: list[int] = []
         self._buckets: dict[int, list[Entry]] = {}
-        # The second being drained, its sorted bucket, and how far it has been drained.
-        self._head_due: int | None = None
-        self._cursor = 0
+        # For each bucket sorted so far, how far it has been drained. A bucket can stop
+        # being the head half-drained (work pushed for an earlier second, e.g. by an API
+        # call timed just before the clock moved on) and must resume where it stopped.
+        self._cursors: dict[int, int] = {}
 
     def __len__(self) -> int:
-        return sum(len(b) for b in self._buckets.values()) - self._cursor
+        consumed = sum(self._cursors.values())
+        return sum(len(b) for b in self._buckets.values()) - consumed
 
     def clear(self) -> None:
         self._dues.clear()
         self._buckets.clear()
-        self._head_due = None
-        self._cursor = 0
+        self._cursors.clear()
 
     def push(self, due: int, entry: Entry) -> None:
         bucket = self._buckets.get(due)
         if bucket is None:
             self._buckets[due] = [entry]
             heapq.heappush(self._dues, due)
-        elif due == self._head_due:
-            bisect.insort(bucket, entry, lo=self._cursor)
-        else:
+            return
+        cursor = self._cursors.get(due)
+        if cursor is None:
             bucket.append(entry)
+        else:
+            bisect.insort(bucket, entry, lo=cursor)
 
     def peek(self) -> tuple[int, Entry] | None:
         """The earliest entry and its due second, without removing it."""
         while self._dues:
             due = self._dues[0]
             bucket = self._buckets[due]
-            if due != self._head_due:
+            cursor = self._cursors.get(due)
+            if cursor is None:
                 bucket.sort()
-                self._head_due = due
-                self._cursor = 0
-            if self._cursor < len(bucket):
-                return due, bucket[self._cursor]
+                cursor = self._cursors[due] = 0
+            if cursor < len(bucket):
+                return due, bucket[cursor]
             heapq.heappop(self._dues)
             del self._buckets[due]
-            self._head_due = None
+            del self._cursors[due]
         return None
 
     def pop(self) -> tuple[int, Entry]:
         """Remove and return the earliest entry; call ``peek`` first."""
-        assert self._head_due is not None
-        due = self._head_due
-        entry = self._buckets[due][self._cursor]
-        self._cursor += 1
-        return due, entry
+        due = self._dues[0]
+        cursor = self._cursors[due]
+        self._cursors[due] = cursor + 1
+        return due, self._buckets[due][cursor]
 
     def entries(self) -> Iterator[tuple[int, Entry]]:
         """Every entry not yet popped, in no particular order."""
         for due, bucket in self._buckets.items():
-            start = self._cursor if due == self._head_due else 0
-            for entry in bucket[start:]:
-                yield due, entry
+            yield from ((due, entry) for entry in bucket[self._cursors.get(due, 0) :])

@@ -1,0 +1,172 @@
+"""Eight threads hammer the API while a ninth moves virtual time through a week.
+
+Afterwards, from a log of what the store applied and when (virtual time), every
+incarnation is checked: no occurrence delivered twice, none delivered while it was deleted
+or disabled, and none missing from the time it was enabled.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import defaultdict
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+from pytest_schedemu import Emulator
+from pytest_schedemu.model import Schedule
+
+pytestmark = pytest.mark.stress
+
+START = datetime(2026, 3, 2, tzinfo=timezone.utc)
+WEEK = 7 * 86400
+STEP = 300
+NAMES = [f"s{i}" for i in range(40)]
+RATES = (1, 5, 15, 60)
+ROLE = "arn:aws:iam::123456789012:role/r"
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def epoch(instant: datetime) -> float:
+    return (instant - _EPOCH).total_seconds()
+
+
+class Recorder:
+    """Wraps the store's observer to log each change with the virtual time it took effect."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.inner = emu.store.observer
+        self.clock = emu.clock
+        self.log: list[tuple[str, int, float, Schedule]] = []
+        emu.store.observer = self
+
+    def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
+        self.log.append(("saved", schedule.incarnation, epoch(self.clock.now()), schedule))
+        self.inner.schedule_saved(schedule, previous)
+
+    def schedule_removed(self, schedule: Schedule, reason: str) -> None:
+        self.log.append(("removed", schedule.incarnation, epoch(self.clock.now()), schedule))
+        self.inner.schedule_removed(schedule, reason)
+
+    def group_removal_scheduled(self, group: Any, due: datetime) -> None:
+        self.inner.group_removal_scheduled(group, due)
+
+
+def worker(client: Any, seed: int, stop: threading.Event, counts: dict[str, int]) -> None:
+    rng = random.Random(seed)
+    while not stop.is_set():
+        name = rng.choice(NAMES)
+        op = rng.choice(("create", "create", "update", "delete", "list", "get"))
+        args = {
+            "Name": name,
+            "ScheduleExpression": f"rate({rng.choice(RATES)} minutes)",
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "Target": {"Arn": QUEUE, "RoleArn": ROLE},
+        }
+        try:
+            if op == "create":
+                client.create_schedule(**args)
+            elif op == "update":
+                current = client.get_schedule(Name=name)
+                args["ScheduleExpression"] = current["ScheduleExpression"]
+                args["State"] = rng.choice(("ENABLED", "DISABLED"))
+                client.update_schedule(**args)
+            elif op == "delete":
+                client.delete_schedule(Name=name)
+            elif op == "list":
+                client.list_schedules(MaxResults=10)
+            else:
+                client.get_schedule(Name=name)
+        except (client.exceptions.ConflictException, client.exceptions.ResourceNotFoundException):
+            counts["expected_errors"] += 1
+        counts[op] += 1
+
+
+def test_a_week_of_concurrent_changes_keeps_every_invariant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with Emulator(start=START, transport="http") as emu:
+        recorder = Recorder(emu)
+        clients = [emu.client()] + [emu.client(region_name="us-east-1") for _ in range(3)]
+        emu.use_transport("inprocess")
+        clients += [emu.client(region_name="us-east-1") for _ in range(4)]
+        stop = threading.Event()
+        counts: list[dict[str, int]] = [defaultdict(int) for _ in clients]
+        threads = [
+            threading.Thread(target=worker, args=(client, seed, stop, counts[seed]))
+            for seed, client in enumerate(clients)
+        ]
+        began = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for _ in range(WEEK // STEP):
+            emu.clock.advance(seconds=STEP)
+        stop.set()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - began
+        end = epoch(emu.clock.now())
+        attempts = emu.attempts()
+        assert emu.server_errors == []
+
+    totals: dict[str, int] = defaultdict(int)
+    for per_thread in counts:
+        for op, count in per_thread.items():
+            totals[op] += count
+    operations = sum(v for k, v in totals.items() if k != "expected_errors")
+
+    # Each incarnation's history: (time, enabled) changes, and when it went.
+    changes: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    removed: dict[int, float] = {}
+    anchors: dict[int, tuple[int, int]] = {}
+    for kind, incarnation, at, schedule in recorder.log:
+        if kind == "saved":
+            stamped = epoch(schedule.last_modification_date)
+            assert stamped == at, "a change took effect at another instant than its stamp"
+            changes[incarnation].append((at, schedule.enabled))
+            period = int(schedule.schedule_expression[5:].split()[0]) * 60
+            anchors[incarnation] = (int(epoch(schedule.creation_date)), period)
+        else:
+            removed[incarnation] = at
+
+    by_incarnation: dict[int, list[float]] = defaultdict(list)
+    for attempt in attempts:
+        by_incarnation[attempt.incarnation].append(epoch(attempt.scheduled_time))
+
+    duplicates = late = disabled_hits = missing = checked = 0
+    for incarnation, history in changes.items():
+        anchor, period = anchors[incarnation]
+        gone = removed.get(incarnation, end + 1)
+        mine = sorted(by_incarnation[incarnation])
+        duplicates += len(mine) - len(set(mine))
+        late += sum(1 for t in mine if t > gone)
+        delivered = set(mine)
+        bounds = [*history, (gone, False)]
+        for (start, enabled), (stop_at, _) in zip(bounds, bounds[1:]):
+            inside = range(
+                anchor + -(-(int(start) + 2 - anchor) // period) * period,
+                int(min(stop_at, end)) - 1,
+                period,
+            )
+            for nominal in inside:
+                checked += 1
+                if enabled and nominal not in delivered:
+                    missing += 1
+                if not enabled and nominal in delivered:
+                    disabled_hits += 1
+
+    with capsys.disabled():
+        print(
+            f"\nconcurrency stress: {operations} API operations in {elapsed:.1f} s "
+            f"({operations / elapsed:.0f} ops/s) over {len(changes)} incarnations, "
+            f"{len(attempts)} deliveries in a virtual week; {checked} occurrence checks: "
+            f"duplicates {duplicates}, after deletion {late}, while disabled {disabled_hits}, "
+            f"missing {missing}; operations {dict(totals)}"
+        )
+    assert operations > 1000
+    assert checked > 10000
+    assert (duplicates, late, disabled_hits, missing) == (0, 0, 0, 0)
