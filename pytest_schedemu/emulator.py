@@ -70,7 +70,7 @@ class Emulator:
         sqs_queue_url_template: str | None = None,
         delivery: str | Delivery = "record",
         delivery_endpoint_url: str | None = None,
-        max_records: int | None = None,
+        max_records: int | None = 10_000_000,
         clock: str = "virtual",
         tick_interval: float = 10.0,
         delivery_workers: int = 8,
@@ -312,6 +312,11 @@ class Emulator:
     def executions(self, schedule: str, group: str = DEFAULT_GROUP) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated."""
         return self.dispatcher.executions(lambda arn: self._matches(arn, schedule, group))
+
+    @property
+    def dropped_records(self) -> int:
+        """How many of the oldest attempt records ``max_records`` has dropped so far."""
+        return self.history.dropped_records
 
     def activity(self, kind: str | None = None) -> list[Activity]:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""

@@ -43,6 +43,7 @@ def play_in_bulk(
     offset: Offset,
     push: Push,
     record: Record,
+    retain: Callable[[Occurrence], None],
 ) -> list[Attempt] | None:
     """Every attempt due up to ``limit``, in order, or None (and nothing changed) when the
     stretch holds something other than plain occurrences."""
@@ -86,6 +87,7 @@ def play_in_bulk(
         queue.push(due, entry)
     for _, _, _, occurrence in planned:
         occurrence.plan.occurrences.append(occurrence)
+        retain(occurrence)
     for _, _, plan in starting:
         last = plan.occurrences[-1].nominal
         plan.last_dispatched = last

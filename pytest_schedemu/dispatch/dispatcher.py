@@ -17,7 +17,7 @@ import gc
 import logging
 import math
 import threading
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, Callable
@@ -100,6 +100,9 @@ class Dispatcher:
         self._plans: dict[int, Plan] = {}
         # Each ARN's incarnations' occurrence lists, oldest incarnation first.
         self._occurrences: dict[str, list[list[Occurrence]]] = {}
+        # Every occurrence kept for executions(), oldest first, so that ``max_records``
+        # bounds them as it bounds the attempts.
+        self._retained: deque[Occurrence] = deque()
         self._wakeup = threading.Condition(store.lock)
         # The clock's current whole second, kept here so the hot loop need not convert the
         # clock's datetime for every item.
@@ -236,8 +239,25 @@ class Dispatcher:
         try:
             return self._run_until(target)
         finally:
+            self._forget_oldest_executions()
             if collecting:
                 gc.enable()
+
+    def _forget_oldest_executions(self) -> None:
+        cap = self.history.max_records
+        retained = self._retained
+        if cap is None or len(retained) <= cap:
+            return
+        with self.store.lock:
+            # A twentieth more than needed, as for attempts: trimming is a list shift.
+            dropped: Counter[int] = Counter()
+            plans: dict[int, Plan] = {}
+            for _ in range(len(retained) - cap + max(1, cap // 20)):
+                plan = retained.popleft().plan
+                dropped[id(plan)] += 1
+                plans[id(plan)] = plan
+            for key, count in dropped.items():
+                del plans[key].occurrences[:count]
 
     def _run_until(self, target: datetime) -> list[Attempt]:
         limit = math.floor(epoch(target))
@@ -293,6 +313,7 @@ class Dispatcher:
                 offset=self._offset,
                 push=self._push,
                 record=lambda job: self._record(job, OK),
+                retain=self._retained.append,
             )
             if made is not None:
                 self.bulk_runs += 1
@@ -344,6 +365,7 @@ class Dispatcher:
         occurrence = Occurrence(plan, nominal, due + offset)
         plan.pending.add(occurrence)
         plan.occurrences.append(occurrence)
+        self._retained.append(occurrence)
         if offset == 0:
             # Nothing can sort between an occurrence's generation and its first attempt at
             # the same instant, so the attempt runs straight away instead of via the queue.
@@ -596,6 +618,7 @@ class Dispatcher:
                 self._cancel_pending(plan, "reset")
             self._plans.clear()
             self._queue.clear()
+            self._retained.clear()
             self._occurrences.clear()
 
 

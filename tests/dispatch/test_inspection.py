@@ -105,3 +105,24 @@ def scenario() -> list[Any]:
 
 def test_the_same_scenario_twice_gives_identical_records() -> None:
     assert scenario() == scenario()
+
+
+def test_max_records_bounds_attempts_and_executions() -> None:
+    with Emulator(start="2026-03-01T10:00:00Z", transport="inprocess", max_records=100) as emu:
+        create(emu.client(), expression="rate(1 minute)")
+        for _ in range(10):
+            emu.clock.advance(minutes=100)
+        attempts = emu.attempts()
+        assert 95 <= len(attempts) <= 100
+        assert emu.dropped_records == 1001 - len(attempts)
+        # The newest are kept, in order, and executions are bounded alike.
+        assert attempts[-1].scheduled_time == emu.clock.now()
+        assert len(emu.executions("s1")) <= 100
+        assert emu.executions("s1")[-1].scheduled_time == emu.clock.now()
+
+
+def test_records_are_unbounded_below_the_default_cap(emu: Emulator, client: Any) -> None:
+    create(client, expression="rate(1 minute)")
+    emu.clock.advance(days=2)
+    assert len(emu.attempts()) == 2 * 1440 + 1
+    assert emu.dropped_records == 0
