@@ -15,6 +15,9 @@ import pytest
 
 from pytest_schedemu._version import __version__
 
+# Before the helpers are first imported, so their asserts explain themselves too.
+pytest.register_assert_rewrite("pytest_schedemu.assertions")
+
 if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
@@ -182,11 +185,10 @@ def _restore_environment(saved: dict[str, str | None]) -> None:
             os.environ[name] = value
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    report = yield
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
     emulator = item.stash.get(_EMULATOR_KEY, None)
     if emulator is not None and report.failed and call.when == "call":
-        lines: list[str] = [emulator.describe_attempts()]
-        report.sections.append(("schedemu attempts", "\n".join(lines)))
-    return report
+        report.sections.append(("schedemu attempts", emulator.describe_attempts()))
