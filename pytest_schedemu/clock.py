@@ -100,10 +100,23 @@ class VirtualClock:
             delta = timedelta()
         elif not isinstance(delta, timedelta):
             raise TypeError(f"Unsupported delta {delta!r}: expected a datetime.timedelta")
-        delta += timedelta(seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks)
+        try:
+            delta += timedelta(
+                seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks
+            )
+        except (OverflowError, ValueError):
+            raise ValueError(
+                f"Unsupported amount to advance by (seconds={seconds!r}, minutes={minutes!r}, "
+                f"hours={hours!r}, days={days!r}, weeks={weeks!r}): expected finite amounts "
+                "within a datetime.timedelta's range"
+            ) from None
         if delta < timedelta():
             raise ValueError(f"Cannot advance by a negative amount ({delta}); time only moves on")
         with self._moving:
+            if delta > datetime.max.replace(tzinfo=UTC) - self._now:
+                raise ValueError(
+                    f"Cannot advance {self._now.isoformat()} by {delta}: that is past the year 9999"
+                )
             return self._run_until(self._now + delta)
 
     def move_to(self, when: Instant) -> list[Any]:

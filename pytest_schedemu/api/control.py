@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields, is_dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import parse_qs
 
@@ -115,18 +115,20 @@ class ControlApi:
         return {"now": self.emulator.clock.now(), "attempts": attempts}
 
     def advance(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        amounts: dict[str, float] = {
-            unit: _number(body, unit)
-            for unit in ("seconds", "minutes", "hours", "days", "weeks")
-            if unit in body
-        }
-        if not amounts:
+        units = ("seconds", "minutes", "hours", "days", "weeks")
+        if not any(unit in body for unit in units):
             raise ValidationException(
                 'Give the amount to advance by, e.g. {"seconds": 60} (or minutes, hours, '
                 "days, weeks)."
             )
-        delta = timedelta(**amounts)
-        return self._travel(lambda: self.emulator.clock.advance(delta))
+        seconds, minutes, hours, days, weeks = (
+            _number(body, unit) if unit in body else 0.0 for unit in units
+        )
+        return self._travel(
+            lambda: self.emulator.clock.advance(
+                seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks
+            )
+        )
 
     def move_to(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         when = body.get("time")

@@ -192,8 +192,16 @@ class TargetControl:
         retryable: bool = True,
     ) -> TargetControl:
         """Make attempts fail: every one (``times=None``) or the next ``times``."""
-        if times is not None and times < 1:
+        if times is not None and (
+            not isinstance(times, int) or isinstance(times, bool) or times < 1
+        ):
             raise ValueError(f"Unsupported times {times!r}: expected None or a count >= 1")
+        if not isinstance(error_code, str) or not error_code:
+            raise TypeError(f"Unsupported error_code {error_code!r}: expected a non-empty string")
+        if not isinstance(message, str):
+            raise TypeError(f"Unsupported message {message!r}: expected a string")
+        if not isinstance(retryable, bool):
+            raise TypeError(f"Unsupported retryable {retryable!r}: expected True or False")
         rule = self._controls.rule(self.key)
         rule.failing = True
         rule.failures_left = times

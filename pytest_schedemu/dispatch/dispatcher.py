@@ -46,6 +46,7 @@ from pytest_schedemu.dispatch.history import (
     parse_json,
 )
 from pytest_schedemu.dispatch.occurrences import (
+    LAST_INSTANT,
     NEVER,
     Job,
     Occurrence,
@@ -603,10 +604,14 @@ class Dispatcher:
         with self.store.lock:
             for plan in self._plans.values():
                 if plan.arn == schedule_arn:
+                    # A nominal time past the year 9999 is one the clock can never reach.
                     nominals = [
                         entry[1]
                         for _, entry in self._queue.entries()
-                        if entry[3] == GENERATE and entry[5] is plan and entry[6] == plan.version
+                        if entry[3] == GENERATE
+                        and entry[5] is plan
+                        and entry[6] == plan.version
+                        and entry[1] <= LAST_INSTANT
                     ]
                     return instant(min(nominals)) if nominals else None
         return None

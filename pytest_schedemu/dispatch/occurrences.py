@@ -21,6 +21,7 @@ from pytest_schedemu.model import Schedule
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 NEVER = 1 << 62  # sorts after every real instant and incarnation number
+LAST_INSTANT = (datetime.max.replace(tzinfo=timezone.utc) - _EPOCH) // timedelta(seconds=1)
 
 
 def instant(epoch: int) -> datetime:

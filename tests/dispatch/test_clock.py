@@ -98,3 +98,28 @@ def test_empty_advance_over_a_long_stretch_does_nothing(emu: Emulator, client: A
     create(client, expression="at(2030-01-01T00:00:00)")
     assert emu.clock.advance(days=365) == []
     assert len(emu.clock.advance(days=365 * 3)) == 1
+
+
+@pytest.mark.parametrize(
+    "amount", [{"seconds": float("nan")}, {"days": float("inf")}, {"weeks": 1e300}]
+)
+def test_advance_by_an_impossible_amount_is_a_clear_error(
+    emu: Emulator, amount: dict[str, float]
+) -> None:
+    with pytest.raises(ValueError, match="Unsupported amount to advance by"):
+        emu.clock.advance(**amount)
+    assert emu.clock.now() == T0
+
+
+def test_advance_past_the_last_representable_year_is_refused(emu: Emulator) -> None:
+    emu.reset(start="9999-12-31T00:00:00Z")
+    with pytest.raises(ValueError, match="past the year 9999"):
+        emu.clock.advance(days=2)
+    assert emu.clock.now() == datetime(9999, 12, 31, tzinfo=timezone.utc)
+
+
+def test_no_next_occurrence_past_the_last_representable_instant(emu: Emulator, client: Any) -> None:
+    emu.reset(start="9999-12-31T00:00:00Z")
+    create(client, expression="rate(1 day)")
+    assert len(emu.clock.advance(hours=1)) == 1
+    assert emu.next_occurrence("s1") is None

@@ -357,3 +357,24 @@ def test_runaway_advance_stops_with_the_busiest_schedules() -> None:
         assert "(98 attempts)" in str(excinfo.value)
         assert len(emu.attempts()) == 100
         assert emu.clock.now() < datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"times": 0}, ValueError),
+        ({"times": True}, ValueError),
+        ({"error_code": 5}, TypeError),
+        ({"error_code": ""}, TypeError),
+        ({"message": None}, TypeError),
+        ({"retryable": "no"}, TypeError),
+    ],
+)
+def test_injected_failure_with_odd_arguments_is_refused(
+    emu: Emulator, client: Any, options: dict[str, Any], error: type[Exception]
+) -> None:
+    with pytest.raises(error, match="Unsupported"):
+        emu.target(QUEUE).fail(**options)
+    create(client, expression="at(2026-03-01T10:00:00)")
+    emu.tick()
+    assert [a.succeeded for a in emu.attempts()] == [True]

@@ -136,6 +136,10 @@ def test_moving_back_and_bad_input_are_clear_errors(virtual: Served) -> None:
     back = virtual.control("POST", "clock/move-to", {"time": "2020-01-01T00:00:00Z"})
     assert back["status"] == 400 and "Cannot move the clock back" in back["Message"]
     assert virtual.control("POST", "clock/advance", {})["status"] == 400
+    for amount in ({"days": 1e12}, {"weeks": 1e300}, {"seconds": -1}, {"hours": "1"}):
+        refused = virtual.control("POST", "clock/advance", amount)
+        assert (refused["status"], refused["__type"]) == (400, "ValidationException")
+    assert virtual.control("GET", "clock")["now"] == "2026-03-01T10:00:00Z"
     assert virtual.control("GET", "nope")["__type"] == "UnknownOperationException"
 
 
