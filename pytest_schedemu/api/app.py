@@ -42,7 +42,7 @@ logger = logging.getLogger("pytest_schedemu.api")
 
 MAX_BODY_BYTES = 1024 * 1024
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
-_INTEGER = re.compile(r"[+-]?\d+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 StartResponse = Callable[..., Any]
 WSGIEnvironment = dict[str, Any]

@@ -18,6 +18,7 @@ from pytest_schedemu.errors import ValidationException
 
 _VERSION = 1
 _INVALID = "The NextToken provided is invalid."
+_FROM_URL_SAFE = bytes.maketrans(b"-_+/", b"+/-_")
 
 
 def filters_fingerprint(filters: Mapping[str, Any]) -> str:
@@ -38,10 +39,14 @@ def decode_token(token: str | None, fingerprint: str, key_length: int) -> list[s
         return None
     try:
         padded = token + "=" * (-len(token) % 4)
-        document = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        # The standard alphabet with validation, after mapping the URL-safe one onto it:
+        # urlsafe_b64decode alone would skip characters that are not base64 at all.
+        standard = padded.encode("ascii").translate(_FROM_URL_SAFE)
+        document = json.loads(base64.b64decode(standard, validate=True))
     except (ValueError, binascii.Error, UnicodeError):
         raise ValidationException(_INVALID) from None
-    if not isinstance(document, dict) or document.get("v") != _VERSION:
+    version = document.get("v") if isinstance(document, dict) else None
+    if type(version) is not int or version != _VERSION:
         raise ValidationException(_INVALID)
     key = document.get("k")
     if (

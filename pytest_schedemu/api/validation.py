@@ -31,7 +31,10 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 # Timestamps are accepted as epoch seconds (what botocore sends) or as ISO 8601 text that
 # names its offset; a naive time would silently depend on the server's zone.
-_ISO_WITH_OFFSET = re.compile(r".+T.+(Z|z|[+-]\d\d:?\d\d)")
+# An ISO 8601 date and time with an explicit offset: Z, +hh, +hhmm or +hh:mm.
+_ISO_WITH_OFFSET = re.compile(
+    r"(?P<local>.+[Tt].+?)(?:[Zz]|(?P<sign>[+-])(?P<hours>[0-9]{2}):?(?P<minutes>[0-9]{2})?)"
+)
 
 
 def load_service_model() -> ServiceModel:
@@ -265,12 +268,15 @@ def parse_timestamp(value: Any) -> datetime:
             return _EPOCH + timedelta(milliseconds=milliseconds)
         except OverflowError:
             raise SerializationException() from None
-    if isinstance(value, str) and _ISO_WITH_OFFSET.fullmatch(value.strip()):
-        text = value.strip()
-        if text[-1] in "Zz":
-            text = text[:-1] + "+00:00"
+    match = _ISO_WITH_OFFSET.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is not None:
+        # The offset rewritten as +hh:mm, the one form every supported Python's
+        # fromisoformat reads.
+        offset = "+00:00"
+        if match["sign"]:
+            offset = f"{match['sign']}{match['hours']}:{match['minutes'] or '00'}"
         try:
-            parsed = datetime.fromisoformat(text)
+            parsed = datetime.fromisoformat(match["local"].upper() + offset)
         except ValueError:
             raise SerializationException() from None
         parsed = parsed.astimezone(timezone.utc)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -127,11 +127,28 @@ def test_token_with_other_filters_is_invalid(populated: Any) -> None:
     assert error_of(excinfo)["message"] == "The NextToken provided is invalid."
 
 
-@pytest.mark.parametrize("token", ["garbage", "eyJ2IjoyfQ", "!!!"])
+@pytest.mark.parametrize("token", ["garbage", "eyJ2IjoyfQ", "!!!", "eyJ2Ijp0cnVlfQ"])
 def test_undecodable_or_wrong_version_token_is_invalid(client: Any, token: str) -> None:
+    # eyJ2IjoyfQ is {"v":2}; eyJ2Ijp0cnVlfQ is {"v":true}.
     with pytest.raises(client.exceptions.ValidationException) as excinfo:
         client.list_schedules(NextToken=token)
     assert error_of(excinfo)["message"] == "The NextToken provided is invalid."
+
+
+@pytest.mark.parametrize("tamper", [lambda t: t[:4] + "!!" + t[4:], lambda t: "  " + t])
+def test_token_with_characters_outside_base64_is_invalid(
+    populated: Any, tamper: Callable[[str], str]
+) -> None:
+    token = populated.list_schedules(MaxResults=1)["NextToken"]
+    with pytest.raises(populated.exceptions.ValidationException) as excinfo:
+        populated.list_schedules(MaxResults=1, NextToken=tamper(token))
+    assert error_of(excinfo)["message"] == "The NextToken provided is invalid."
+
+
+def test_unknown_group_is_reported_before_a_bad_token(client: Any) -> None:
+    with pytest.raises(client.exceptions.ResourceNotFoundException) as excinfo:
+        client.list_schedules(GroupName="nope", NextToken="garbage")
+    assert error_of(excinfo)["message"] == "Schedule group nope does not exist."
 
 
 def test_group_list_paging(client: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -117,10 +118,12 @@ def test_max_results_above_one_hundred(client: Any) -> None:
     )
 
 
-def test_max_results_that_is_not_an_integer(raw: Any) -> None:
-    response = raw("GET", "/schedules?MaxResults=ten")
+@pytest.mark.parametrize("value", ["ten", "1.5", "\u0665", "\uff11"])
+def test_max_results_that_is_not_a_decimal_integer(raw: Any, value: str) -> None:
+    # U+0665 and U+FF11 are digits to Python's int(), not to the service.
+    response = raw("GET", "/schedules?MaxResults=" + quote(value))
     assert response.status == 400
-    assert response.json["Message"] == one("'ten'", "maxResults", "Member must be an integer")
+    assert response.json["Message"] == one(f"'{value}'", "maxResults", "Member must be an integer")
 
 
 def test_empty_query_value_is_present_and_fails_length_and_pattern(raw: Any) -> None:

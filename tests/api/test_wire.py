@@ -150,6 +150,31 @@ def test_iso_start_date_with_offset_is_accepted_and_echoed_as_a_number(raw: Any)
     assert raw("GET", "/schedules/s1").json["StartDate"] == 1772409600.25
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-03-02T01:00:00+01",
+        "2026-03-02T01:00:00+0100",
+        "2026-03-02t01:00:00+01:00",
+        "2026-03-01T19:00:00-05:00",
+        "2026-03-02t00:00:00z",
+    ],
+)
+def test_iso_start_date_offset_forms(raw: Any, text: str) -> None:
+    body = schedule_args(StartDate=text)
+    del body["Name"]
+    assert raw("POST", "/schedules/s1", body=body).status == 200
+    assert raw("GET", "/schedules/s1").json["StartDate"] == 1772409600
+
+
+@pytest.mark.parametrize("text", ["2026-03-02T00:00:00", "2026-03-02", "2026-03-02T00:00:00+1"])
+def test_iso_start_date_without_a_full_offset_is_a_serialization_error(raw: Any, text: str) -> None:
+    body = schedule_args(StartDate=text)
+    del body["Name"]
+    response = raw("POST", "/schedules/s1", body=body)
+    assert (response.status, response.json["__type"]) == (400, "SerializationException")
+
+
 def test_body_over_one_mebibyte_is_a_json_413(raw: Any) -> None:
     body = b'{"Description":"' + b"x" * (1024 * 1024) + b'"}'
     response = raw("POST", "/schedules/s1", body=body)
