@@ -310,7 +310,11 @@ class Emulator:
         return self.history.dead_letters(lambda d: queue_arn is None or d.queue_arn == queue_arn)
 
     def executions(self, schedule: str, group: str = DEFAULT_GROUP) -> list[Execution]:
-        """One record per occurrence of the schedule, in the order they were generated."""
+        """One record per occurrence of the schedule, in the order they were generated.
+
+        An occurrence appears once its first attempt is made (or it is cancelled before
+        that): one still waiting out a flexible window has no history yet.
+        """
         return self.dispatcher.executions(lambda arn: self._matches(arn, schedule, group))
 
     @property

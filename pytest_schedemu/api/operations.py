@@ -39,6 +39,7 @@ from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_SECOND = timedelta(seconds=1)
 _MS = timedelta(milliseconds=1)
 # A recurring schedule may not start more than five minutes before it is created.
 _START_DATE_GRACE = timedelta(minutes=5)
@@ -202,8 +203,10 @@ class Operations:
                 "The StartDate you specify cannot be earlier than 5 minutes ago."
             )
         if expression.kind == "at" and self.settings.past_at == "reject":
-            instant = timeline(expression, timezone=zone, created_at=call.now).next_after(_EPOCH)
-            if instant is None or instant < call.now.replace(microsecond=0):
+            # In epoch seconds: a local time late on 9999-12-31 may lie past what a
+            # datetime can hold, and such an instant is simply in the future.
+            nominal = timeline(expression, timezone=zone, created_at=call.now).next_after_epoch(-1)
+            if nominal is None or nominal < (call.now - _EPOCH) // _SECOND:
                 raise ValidationException(f"Invalid Schedule Expression {text}.")
         target = build_target(params["Target"])
         problem = check_target(target, region=call.region)

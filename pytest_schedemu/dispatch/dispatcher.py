@@ -590,6 +590,8 @@ class Dispatcher:
     # -- inspection and lifecycle ----------------------------------------------------------
 
     def executions(self, keep: Callable[[str], bool]) -> list[Execution]:
+        # An occurrence still waiting out its flexible window has no history yet: it is
+        # listed once its first attempt is made, or once it is cancelled.
         with self.store.lock:
             return [
                 occurrence.snapshot()
@@ -597,6 +599,7 @@ class Dispatcher:
                 if keep(arn)
                 for occurrences in incarnations
                 for occurrence in occurrences
+                if occurrence.status != PENDING
             ]
 
     def next_occurrence(self, schedule_arn: str) -> datetime | None:

@@ -20,7 +20,8 @@ SUCCESS = "success"
 RETRYING = "retrying"
 INVOCATION_ERROR = "invocation_error"
 CANCELLED = "cancelled"
-# An occurrence whose first attempt has not been made yet (it waits out a flexible window).
+# An occurrence whose first attempt has not been made yet (it waits out a flexible window);
+# internal only: executions() does not list such occurrences.
 PENDING = "pending"
 
 

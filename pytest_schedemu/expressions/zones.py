@@ -17,6 +17,7 @@ one.
 
 from __future__ import annotations
 
+import importlib.resources
 import zoneinfo
 from datetime import timedelta
 from functools import cache, lru_cache
@@ -56,7 +57,13 @@ UTC_NAMES = frozenset(
 
 @cache
 def _zone_names() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    # The names the tzdata package lists, the same on every platform; available_timezones()
+    # would add whatever the host's zoneinfo folder holds, such as "localtime".
+    try:
+        listing = importlib.resources.files("tzdata").joinpath("zones").read_text("utf-8")
+    except (ImportError, OSError):
+        return frozenset(zoneinfo.available_timezones())
+    return frozenset(listing.split())
 
 
 def resolve_timezone(name: str) -> zoneinfo.ZoneInfo:

@@ -253,6 +253,16 @@ def test_past_at_can_be_rejected() -> None:
             "Invalid Schedule Expression at(2022-12-31T23:59:59)."
         )
         client.create_schedule(**schedule_args(ScheduleExpression="at(2026-12-31T23:59:59)"))
+        # This local time is an instant in the year 10000 UTC: far in the future, not an error.
+        client.create_schedule(
+            **schedule_args(
+                "last",
+                ScheduleExpression="at(9999-12-31T23:59:59)",
+                ScheduleExpressionTimezone="America/New_York",
+            )
+        )
+        # The current second itself is not in the past.
+        client.create_schedule(**schedule_args("now", ScheduleExpression="at(2026-03-01T08:00:00)"))
 
 
 def test_target_check_runs_on_create(client: Any) -> None:

@@ -262,6 +262,34 @@ def test_flexible_window_offset_is_deterministic_and_inside_the_window(
     assert attempt.attempted_at == datetime(2030, 1, 1, 0, 11, 45, tzinfo=timezone.utc)
 
 
+def test_occurrence_waiting_out_its_window_is_not_yet_an_execution(
+    emu: Emulator, client: Any
+) -> None:
+    create(
+        client,
+        expression="at(2030-01-01T00:00:00)",
+        window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
+    )
+    emu.clock.move_to("2030-01-01T00:11:44Z")  # the attempt is due at 00:11:45
+    assert emu.executions("s1") == []
+    emu.clock.advance(seconds=1)
+    assert [e.status for e in emu.executions("s1")] == ["success"]
+
+
+def test_occurrence_cancelled_in_its_window_is_a_cancelled_execution(
+    emu: Emulator, client: Any
+) -> None:
+    create(
+        client,
+        expression="at(2030-01-01T00:00:00)",
+        window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
+    )
+    emu.clock.move_to("2030-01-01T00:05:00Z")
+    client.delete_schedule(Name="s1")
+    (execution,) = emu.executions("s1")
+    assert (execution.status, execution.attempts) == ("cancelled", ())
+
+
 def test_flexible_offsets_can_be_switched_off() -> None:
     with Emulator(
         start="2026-03-01T10:00:00Z", flexible_offsets="zero", transport="inprocess"
