@@ -145,6 +145,13 @@ class TargetControls:
     def role_denied(self, role_arn: str) -> bool:
         return role_arn in self._denied_roles
 
+    def is_missing(self, key: str) -> bool:
+        """Whether a test declared ``key`` missing: all a dead-letter send looks at, since
+        failure rules and handlers steer attempts only."""
+        with self._lock:
+            rule = self._rules.get(key)
+            return rule is not None and rule.missing
+
     def steer(
         self, keys: Sequence[str], missing_error: Outcome | None, attempt: Callable[[], Any]
     ) -> Outcome | None:

@@ -288,7 +288,7 @@ class Dispatcher:
             idle = controls.idle and not delivery.needs_request
             outcome = OK if idle else self._deliver(job)
             made.append(self._settle(job, outcome))
-            if cap is not None and len(made) >= cap and self.next_due_within(limit):
+            if cap is not None and len(made) > cap:
                 raise self._runaway(made, cap)
         return made
 
@@ -322,16 +322,11 @@ class Dispatcher:
                 self._set_clock(target)
             return made
 
-    def next_due_within(self, limit: int) -> bool:
-        with self.store.lock:
-            due = self.next_due()
-        return due is not None and due <= limit
-
     def _runaway(self, made: list[Attempt], cap: int) -> DispatchLimitExceeded:
         busiest = Counter(attempt.schedule_arn for attempt in made).most_common(5)
         listing = ", ".join(f"{arn} ({count} attempts)" for arn, count in busiest)
         return DispatchLimitExceeded(
-            f"One clock operation made {len(made)} attempts, the limit "
+            f"One clock operation made {len(made)} attempts, more than "
             f"max_attempts_per_advance={cap}; the clock stopped at "
             f"{self._now().isoformat()}. Busiest schedules: {listing}. Advance in smaller "
             "steps, or raise or disable (None) the limit."
@@ -497,8 +492,9 @@ class Dispatcher:
         )
 
     def _send_dead_letter(self, occurrence: Occurrence, request: DeadLetterRequest) -> None:
-        outcome = self.controls.steer([request.queue_arn], _MISSING_DLQ, lambda: None)
-        if outcome is None:
+        if self.controls.is_missing(request.queue_arn):
+            outcome = _MISSING_DLQ
+        else:
             outcome = self.delivery.send_dead_letter(request)
         attributes = {
             name: value["StringValue"] for name, value in request.message_attributes.items()

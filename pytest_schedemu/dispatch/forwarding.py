@@ -26,6 +26,7 @@ logger = logging.getLogger("pytest_schedemu.delivery")
 
 INTERNAL_CODE = "AWS.Scheduler.InternalServerError"
 INTERNAL_MESSAGE = "Unexpected error occurred while processing the request"
+VALIDATION_CODE = "ValidationException"
 
 
 def _decoded_blobs(kind: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +76,7 @@ class Boto3Delivery:
 
     def _call(self, service: str, operation: str, region: str | None, params: Any) -> Outcome:
         from botocore import xform_name
-        from botocore.exceptions import BotoCoreError, ClientError
+        from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
 
         try:
             client = self._client(service, region)
@@ -87,11 +88,16 @@ class Boto3Delivery:
             message = response.get("Error", {}).get("Message") or ""
             status = response.get("ResponseMetadata", {}).get("HTTPStatusCode")
             return Outcome.failure(code, message, classify_error(status, code))
+        except ParamValidationError as error:
+            # Parameters the service would refuse (a universal target's Input without a
+            # required member, say): an invalid-parameter 4xx, which is never retried.
+            return Outcome.failure(VALIDATION_CODE, str(error), False)
         except (BotoCoreError, OSError, AttributeError, TypeError) as error:
-            # A connection failure, an unknown operation or unusable parameters: the
-            # emulator's own adapter failed, which AWS reports as an internal error.
-            logger.debug("forwarding %s.%s failed", service, operation, exc_info=True)
-            return Outcome.failure(INTERNAL_CODE, f"{INTERNAL_MESSAGE}: {error}", True)
+            # A connection failure or an unknown operation: the emulator's own adapter
+            # failed, which AWS reports with exactly this code and message. The cause goes
+            # to the log, not into the record.
+            logger.warning("forwarding %s.%s failed: %s", service, operation, error)
+            return Outcome.failure(INTERNAL_CODE, INTERNAL_MESSAGE, True)
         return OK
 
     def deliver(self, request: DeliveryRequest | None) -> Outcome:
@@ -100,8 +106,14 @@ class Boto3Delivery:
             return OK  # a target of no known API: recorded only
         params: Any = request.request
         if not isinstance(params, dict):
-            # A universal target whose substituted Input is not a JSON object.
-            return Outcome.failure(INTERNAL_CODE, INTERNAL_MESSAGE, True)
+            # A universal target whose substituted Input is not a JSON object: parameters
+            # no SDK call can take.
+            return Outcome.failure(
+                VALIDATION_CODE,
+                f"The input of a universal target must be a JSON object of "
+                f"{request.service}:{request.operation} parameters",
+                False,
+            )
         return self._call(
             request.service,
             request.operation,

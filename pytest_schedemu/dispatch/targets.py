@@ -375,6 +375,11 @@ def _tags(tag_maps: list[Mapping[str, str]]) -> list[dict[str, str]]:
     return [{"key": k, "value": v} for tags in tag_maps for k, v in tags.items()]
 
 
+def _items_in_order(*keys: str) -> Callable[[list[Mapping[str, Any]]], list[dict[str, Any]]]:
+    """Copy a list of objects with their keys in RunTask's documented order."""
+    return lambda items: [{key: item[key] for key in keys if key in item} for item in items]
+
+
 # Members that RunTask spells in camel case, in the order requests list them.
 _VPC_MEMBERS = ("Subnets", "SecurityGroups", "AssignPublicIp")
 _ECS_MEMBERS = (
@@ -392,7 +397,10 @@ _ECS_MEMBERS = (
     "Tags",
 )
 _ECS_CONVERSIONS: dict[str, Callable[[Any], Any]] = {
+    "CapacityProviderStrategy": _items_in_order("capacityProvider", "base", "weight"),
     "NetworkConfiguration": _network_configuration,
+    "PlacementConstraints": _items_in_order("type", "expression"),
+    "PlacementStrategy": _items_in_order("type", "field"),
     "Tags": _tags,
 }
 

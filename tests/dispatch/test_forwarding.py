@@ -168,6 +168,34 @@ def test_universal_send_message_target(emu: Emulator) -> None:
     assert [m["Body"] for m in receive(url)] == ["2026-03-01T10:00:00Z"]
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"MessageBody": "no queue"}, "Missing required parameter"),
+        (["not", "an", "object"], "must be a JSON object"),
+    ],
+)
+def test_universal_target_with_unusable_parameters_fails_permanently(
+    emu: Emulator, arguments: Any, message: str
+) -> None:
+    _, dlq = make_queue("universal-dlq")
+    create(
+        emu,
+        {
+            "Arn": "arn:aws:scheduler:::aws-sdk:sqs:sendMessage",
+            "Input": json.dumps(arguments),
+            "DeadLetterConfig": {"Arn": dlq},
+        },
+    )
+    emu.clock.advance(hours=1)
+    (attempt,) = emu.attempts()
+    assert (attempt.error_code, attempt.retryable) == ("ValidationException", False)
+    assert message in attempt.error_message
+    (letter,) = emu.dead_letters()
+    assert letter.attributes["RETRY_ATTEMPTS"] == "0"
+    assert "EXHAUSTED_RETRY_CONDITION" not in letter.attributes
+
+
 def throttling_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
     body = json.dumps({"__type": "ThrottlingException", "message": "Rate exceeded"}).encode()
@@ -249,7 +277,5 @@ def test_unreachable_endpoint_is_a_retryable_internal_error() -> None:
         )
         (attempt,) = emu.tick()
         assert attempt.error_code == "AWS.Scheduler.InternalServerError"
-        assert attempt.error_message.startswith(
-            "Unexpected error occurred while processing the request"
-        )
+        assert attempt.error_message == "Unexpected error occurred while processing the request"
         assert attempt.retryable is True

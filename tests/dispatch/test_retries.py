@@ -270,6 +270,25 @@ def test_missing_dlq_is_recorded_as_dlq_failed(emu: Emulator, client: Any) -> No
     assert "NonExistentQueue" in failed.detail
 
 
+def test_dead_letter_sends_ignore_handlers_and_failure_rules(emu: Emulator, client: Any) -> None:
+    # The dead-letter queue is also the target of another schedule: its handler and its
+    # injected failure are for that schedule's attempts, not for dead-letter sends.
+    seen: list[str] = []
+    emu.target(QUEUE).missing()
+    emu.target(DLQ).handle(lambda attempt: seen.append(attempt.schedule_arn)).fail(times=1)
+    create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
+    create(client, "t", expression="at(2026-03-01T10:00:00)", target={"Arn": DLQ})
+    emu.tick()
+    assert [d.queue_arn for d in emu.dead_letters()] == [DLQ]
+    assert emu.activity("dlq_failed") == []
+    assert [(a.schedule_name, a.succeeded) for a in emu.attempts()] == [
+        ("s1", False),
+        ("t", False),
+    ]
+    emu.clock.advance(minutes=1)
+    assert seen == ["arn:aws:scheduler:us-east-1:123456789012:schedule/default/t"]
+
+
 def test_at_with_delete_is_deleted_after_delivery(emu: Emulator, client: Any) -> None:
     create(client, expression="at(2026-03-01T10:00:00)", ActionAfterCompletion="DELETE")
     emu.tick()
@@ -354,9 +373,26 @@ def test_runaway_advance_stops_with_the_busiest_schedules() -> None:
         create(client, "calm", expression="rate(1 hour)")
         with pytest.raises(DispatchLimitExceeded, match="schedule/default/busy") as excinfo:
             emu.clock.advance(days=1)
-        assert "(98 attempts)" in str(excinfo.value)
-        assert len(emu.attempts()) == 100
-        assert emu.clock.now() < datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc)
+        # The 101st attempt is one more than the limit: busy at 10:00-11:38, calm twice.
+        assert "(99 attempts)" in str(excinfo.value)
+        assert len(emu.attempts()) == 101
+        assert emu.clock.now() == datetime(2026, 3, 1, 11, 38, tzinfo=timezone.utc)
+
+
+def test_exactly_the_limit_of_attempts_is_allowed() -> None:
+    with Emulator(
+        start="2026-03-01T10:00:00Z", max_attempts_per_advance=1, transport="inprocess"
+    ) as emu:
+        client = emu.client()
+        create(client, "a", expression="at(2026-03-01T10:01:00)")
+        # Its generation is due at 10:02, its one attempt after the advance ends.
+        create(
+            client,
+            "b",
+            expression="at(2026-03-01T10:02:00)",
+            window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 60},
+        )
+        assert len(emu.clock.advance(minutes=3)) == 1
 
 
 @pytest.mark.parametrize(

@@ -187,6 +187,26 @@ def test_ecs_request(emu: Emulator, client: Any) -> None:
     }
 
 
+def test_ecs_strategy_and_placement_keys_come_in_run_task_order(
+    emu: Emulator, client: Any
+) -> None:
+    ecs: dict[str, Any] = {
+        "TaskDefinitionArn": "arn:aws:ecs:us-east-1:123456789012:task-definition/job:3",
+        "CapacityProviderStrategy": [{"weight": 1, "base": 0, "capacityProvider": "cp"}],
+        "PlacementConstraints": [{"expression": "attribute:x == y", "type": "memberOf"}],
+        "PlacementStrategy": [{"field": "instanceId", "type": "spread"}],
+    }
+    create(
+        client,
+        expression=AT,
+        target={"Arn": "arn:aws:ecs:us-east-1:123456789012:cluster/main", "EcsParameters": ecs},
+    )
+    text = only_attempt(emu).request_text
+    assert '"capacityProviderStrategy":[{"capacityProvider":"cp","base":0,"weight":1}]' in text
+    assert '"placementConstraints":[{"type":"memberOf","expression":"attribute:x == y"}]' in text
+    assert '"placementStrategy":[{"type":"spread","field":"instanceId"}]' in text
+
+
 def test_sagemaker_request_ignores_the_payload(emu: Emulator, client: Any) -> None:
     pipeline = "arn:aws:sagemaker:us-east-1:123456789012:pipeline/train"
     create(
