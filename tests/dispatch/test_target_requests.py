@@ -187,9 +187,7 @@ def test_ecs_request(emu: Emulator, client: Any) -> None:
     }
 
 
-def test_ecs_strategy_and_placement_keys_come_in_run_task_order(
-    emu: Emulator, client: Any
-) -> None:
+def test_ecs_strategy_and_placement_keys_come_in_run_task_order(emu: Emulator, client: Any) -> None:
     ecs: dict[str, Any] = {
         "TaskDefinitionArn": "arn:aws:ecs:us-east-1:123456789012:task-definition/job:3",
         "CapacityProviderStrategy": [{"weight": 1, "base": 0, "capacityProvider": "cp"}],
