@@ -5,8 +5,9 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
+import boto3
 import pytest
 from botocore.config import Config
 
@@ -48,6 +49,30 @@ def client(emu: Emulator, _clients: dict[str, Any]) -> Any:
 def lax_client(emu: Emulator, _clients: dict[str, Any]) -> Any:
     """A client that sends what botocore would refuse to send (min lengths, required)."""
     return _clients["lax"]
+
+
+@pytest.fixture
+def plain_client() -> Iterator[Callable[..., Any]]:
+    """Build boto3 clients the ordinary way, as application code would; each is closed
+    after the test, so no connection is left for the garbage collector to warn about."""
+    made: list[Any] = []
+
+    def build(
+        emu: Emulator, key: str = "testing", secret: str = "testing", region: str = "us-east-1"
+    ) -> Any:
+        client = boto3.client(
+            "scheduler",
+            endpoint_url=emu.endpoint_url,
+            region_name=region,
+            aws_access_key_id=key,
+            aws_secret_access_key=secret,
+        )
+        made.append(client)
+        return client
+
+    yield build
+    for client in made:
+        client.close()
 
 
 @dataclass

@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from datetime import datetime, timezone
+from typing import Any
 
 import pytest
 
@@ -127,20 +128,12 @@ def test_unknown_transport_is_rejected() -> None:
         Emulator(transport="carrier-pigeon")
 
 
-def test_inprocess_transport_serves_clients_without_the_socket() -> None:
+def test_inprocess_transport_serves_clients_without_the_socket(plain_client: Any) -> None:
     with Emulator(transport="inprocess") as emu:
         client = emu.client()
         client.create_schedule_group(Name="g")
         # Another client built the ordinary way reaches the same state over HTTP.
-        import boto3
-
-        other = boto3.client(
-            "scheduler",
-            endpoint_url=emu.endpoint_url,
-            region_name="us-east-1",
-            aws_access_key_id="x",
-            aws_secret_access_key="x",
-        )
+        other = plain_client(emu)
         assert other.get_schedule_group(Name="g")["Name"] == "g"
         emu.stop()
         # The server is gone, yet the in-process client still answers.

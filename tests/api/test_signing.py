@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import boto3
 import pytest
 from freezegun import freeze_time
 
@@ -27,16 +26,6 @@ def signed(request: pytest.FixtureRequest) -> Iterator[Emulator]:
         yield emu
 
 
-def client_for(emu: Emulator, key: str, secret: str) -> Any:
-    return boto3.client(
-        "scheduler",
-        endpoint_url=emu.endpoint_url,
-        region_name="us-east-1",
-        aws_access_key_id=key,
-        aws_secret_access_key=secret,
-    )
-
-
 def error(excinfo: Any) -> tuple[str, int, str]:
     response = excinfo.value.response
     return (
@@ -46,10 +35,10 @@ def error(excinfo: Any) -> tuple[str, int, str]:
     )
 
 
-def test_signed_requests_from_known_keys_pass(signed: Emulator) -> None:
+def test_signed_requests_from_known_keys_pass(signed: Emulator, plain_client: Any) -> None:
     with freeze_time(START):
         signed.client().create_schedule_group(Name="g")
-        other = client_for(signed, "111122223333", "secret-other")
+        other = plain_client(signed, "111122223333", "secret-other")
         assert other.create_schedule_group(Name="g")["ScheduleGroupArn"].split(":")[4] == (
             "111122223333"
         )
@@ -58,9 +47,9 @@ def test_signed_requests_from_known_keys_pass(signed: Emulator) -> None:
         assert other.list_tags_for_resource(ResourceArn=arn)["Tags"] == []
 
 
-def test_unknown_key_is_unrecognized(signed: Emulator) -> None:
+def test_unknown_key_is_unrecognized(signed: Emulator, plain_client: Any) -> None:
     with freeze_time(START), pytest.raises(Exception) as excinfo:
-        client_for(signed, "AKIDUNKNOWN", "whatever").list_schedules()
+        plain_client(signed, "AKIDUNKNOWN", "whatever").list_schedules()
     assert error(excinfo) == (
         "UnrecognizedClientException",
         403,
@@ -68,16 +57,16 @@ def test_unknown_key_is_unrecognized(signed: Emulator) -> None:
     )
 
 
-def test_wrong_secret_is_an_invalid_signature(signed: Emulator) -> None:
+def test_wrong_secret_is_an_invalid_signature(signed: Emulator, plain_client: Any) -> None:
     with freeze_time(START), pytest.raises(Exception) as excinfo:
-        client_for(signed, "AKIDGOOD", "not-the-secret").list_schedules()
+        plain_client(signed, "AKIDGOOD", "not-the-secret").list_schedules()
     code, status, message = error(excinfo)
     assert (code, status) == ("InvalidSignatureException", 403)
     assert message.startswith("The request signature we calculated does not match")
 
 
-def test_tampered_body_is_an_invalid_signature(signed: Emulator) -> None:
-    client = client_for(signed, "AKIDGOOD", "secret-good")
+def test_tampered_body_is_an_invalid_signature(signed: Emulator, plain_client: Any) -> None:
+    client = plain_client(signed, "AKIDGOOD", "secret-good")
 
     def tamper(request: Any, **_: Any) -> None:
         request.body = request.body.replace(b"g1", b"g2")
@@ -89,9 +78,9 @@ def test_tampered_body_is_an_invalid_signature(signed: Emulator) -> None:
 
 
 def test_signature_more_than_fifteen_minutes_away_from_the_virtual_clock(
-    signed: Emulator,
+    signed: Emulator, plain_client: Any
 ) -> None:
-    client = client_for(signed, "AKIDGOOD", "secret-good")
+    client = plain_client(signed, "AKIDGOOD", "secret-good")
     with freeze_time("2026-03-01T08:14:00Z"):
         client.list_schedules()
     with freeze_time("2026-03-01T08:16:00Z"), pytest.raises(Exception) as excinfo:
@@ -117,15 +106,16 @@ def test_unsigned_request_is_refused(signed: Emulator) -> None:
 
     with pytest.raises(urllib.error.HTTPError) as excinfo:
         urllib.request.urlopen(signed.endpoint_url + "/schedules")
+    excinfo.value.close()
     assert excinfo.value.code == 403
     assert excinfo.value.headers["x-amzn-ErrorType"] == "MissingAuthenticationTokenException"
 
 
-def test_signatures_are_not_checked_by_default() -> None:
+def test_signatures_are_not_checked_by_default(plain_client: Any) -> None:
     with Emulator(start=START) as emu:
         now = datetime(2001, 1, 1, tzinfo=timezone.utc)
         with freeze_time(now):
-            client_for(emu, "anything", "anything").list_schedules()
+            plain_client(emu, "anything", "anything").list_schedules()
         assert emu.clock.now() - now > timedelta(days=9000)
 
 
