@@ -1,4 +1,5 @@
-"""Fuzzing the wire: requests generated from the service model, and garbage.
+"""Fuzzing the wire: requests generated from the service model, sent raw over HTTP and
+through boto3, and garbage.
 
 Every answer must be an AWS-shaped JSON error or success, never a 500 or HTML, and a
 rejected request must leave the store exactly as it was.
@@ -229,8 +230,76 @@ def test_garbage_requests(
     send(target, method, path, body, content_type)
 
 
+MODELLED_ERRORS = {
+    "ValidationException",
+    "ResourceNotFoundException",
+    "ConflictException",
+    "ServiceQuotaExceededException",
+}
+
+
+def boto3_arguments(operation: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Keyword arguments for the boto3 method: every member, wherever it travels."""
+    shape = MODEL.operation_model(operation).input_shape
+    members = {name: value(member) for name, member in shape.members.items()}
+    required = {name: s for name, s in members.items() if name in shape.required_members}
+    optional = {name: s for name, s in members.items() if name not in required}
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+@pytest.fixture(scope="module")
+def lax_client(target: tuple[Emulator, http.client.HTTPConnection]) -> Iterator[Any]:
+    """A client that sends what botocore's own validation would stop, over HTTP."""
+    from botocore.config import Config
+
+    emu = target[0]
+    client = emu.client(
+        config=Config(parameter_validation=False, retries={"total_max_attempts": 1})
+    )
+    yield client
+    client.close()
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+def test_model_generated_calls_through_boto3(
+    target: tuple[Emulator, http.client.HTTPConnection], lax_client: Any, operation: str
+) -> None:
+    from botocore import xform_name
+    from botocore.exceptions import ClientError
+
+    emu = target[0]
+    method = getattr(lax_client, xform_name(operation))
+    sent: list[object] = []
+    lax_client.meta.events.register("before-send.scheduler", lambda **_: sent.append(1))
+
+    @FUZZ
+    @given(boto3_arguments(operation))
+    def run(arguments: dict[str, Any]) -> None:
+        CASES[f"{operation} (boto3)"] += 1
+        before = emu.store.snapshot()
+        sent.clear()
+        try:
+            method(**arguments)
+        except ClientError as error:
+            code = error.response["Error"]["Code"]
+            assert error.response["ResponseMetadata"]["HTTPStatusCode"] != 500, error
+            assert code in ALLOWED_ERRORS, error
+            if code in MODELLED_ERRORS:
+                assert type(error) is getattr(lax_client.exceptions, code)
+            assert emu.store.snapshot() == before, (operation, arguments, code)
+        except Exception:
+            # botocore could not serialize the arguments (a missing label, a timestamp
+            # it cannot convert…): that is fine only if nothing was sent.
+            assert not sent
+            CASES["refused by boto3"] += 1
+            assert emu.store.snapshot() == before
+        assert emu.server_errors == []
+
+    run()
+
+
 def test_report_case_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    total = sum(CASES.values())
+    total = sum(count for kind, count in CASES.items() if not kind.startswith("refused"))
     with capsys.disabled():
         print(f"\nfuzz cases: {total} in all; {dict(sorted(CASES.items()))}")
     assert total >= 10000
