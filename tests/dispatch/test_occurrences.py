@@ -247,14 +247,19 @@ def test_schedules_fire_in_time_then_creation_order(emu: Emulator, client: Any) 
     ]
 
 
-def test_flexible_window_offset_is_deterministic_and_inside_the_window(
-    emu: Emulator, client: Any
-) -> None:
+def create_reference_vector(client: Any) -> None:
+    """The reference's flexible-window test vector: its first attempt is due at 00:11:45."""
     create(
         client,
         expression="at(2030-01-01T00:00:00)",
         window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
     )
+
+
+def test_flexible_window_offset_is_deterministic_and_inside_the_window(
+    emu: Emulator, client: Any
+) -> None:
+    create_reference_vector(client)
     emu.clock.move_to("2030-01-02T00:00:00Z")
     (attempt,) = emu.attempts()
     # The reference's test vector: seed 0, this ARN and time, 15 minutes -> 705 s.
@@ -265,11 +270,7 @@ def test_flexible_window_offset_is_deterministic_and_inside_the_window(
 def test_occurrence_waiting_out_its_window_is_not_yet_an_execution(
     emu: Emulator, client: Any
 ) -> None:
-    create(
-        client,
-        expression="at(2030-01-01T00:00:00)",
-        window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
-    )
+    create_reference_vector(client)
     emu.clock.move_to("2030-01-01T00:11:44Z")  # the attempt is due at 00:11:45
     assert emu.executions("s1") == []
     emu.clock.advance(seconds=1)
@@ -279,11 +280,7 @@ def test_occurrence_waiting_out_its_window_is_not_yet_an_execution(
 def test_occurrence_cancelled_in_its_window_is_a_cancelled_execution(
     emu: Emulator, client: Any
 ) -> None:
-    create(
-        client,
-        expression="at(2030-01-01T00:00:00)",
-        window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
-    )
+    create_reference_vector(client)
     emu.clock.move_to("2030-01-01T00:05:00Z")
     client.delete_schedule(Name="s1")
     (execution,) = emu.executions("s1")
