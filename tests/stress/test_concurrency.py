@@ -129,17 +129,19 @@ def test_a_week_of_concurrent_changes_keeps_every_invariant(
             totals[op] += count
     operations = sum(v for k, v in totals.items() if k != "expected_errors")
 
-    # Each incarnation's history: (time, enabled) changes, and when it went.
-    changes: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    # Each incarnation's history: (time, enabled, period) changes, and when it went. An
+    # update may change the period too: a worker updates with the expression it read,
+    # which may be another incarnation's if the name was deleted and created in between.
+    changes: dict[int, list[tuple[float, bool, int]]] = defaultdict(list)
     removed: dict[int, float] = {}
-    anchors: dict[int, tuple[int, int]] = {}
+    anchors: dict[int, int] = {}
     for kind, incarnation, at, schedule in recorder.log:
         if kind == "saved":
             stamped = epoch(schedule.last_modification_date)
             assert stamped == at, "a change took effect at another instant than its stamp"
-            changes[incarnation].append((at, schedule.enabled))
             period = int(schedule.schedule_expression[5:].split()[0]) * 60
-            anchors[incarnation] = (int(epoch(schedule.creation_date)), period)
+            changes[incarnation].append((at, schedule.enabled, period))
+            anchors[incarnation] = int(epoch(schedule.creation_date))
         else:
             removed[incarnation] = at
 
@@ -149,14 +151,14 @@ def test_a_week_of_concurrent_changes_keeps_every_invariant(
 
     duplicates = late = disabled_hits = missing = checked = 0
     for incarnation, history in changes.items():
-        anchor, period = anchors[incarnation]
+        anchor = anchors[incarnation]
         gone = removed.get(incarnation, end + 1)
         mine = sorted(by_incarnation[incarnation])
         duplicates += len(mine) - len(set(mine))
         late += sum(1 for t in mine if t > gone)
         delivered = set(mine)
-        bounds = [*history, (gone, False)]
-        for (start, enabled), (stop_at, _) in zip(bounds, bounds[1:]):
+        bounds = [*history, (gone, False, 0)]
+        for (start, enabled, period), (stop_at, _, _) in zip(bounds, bounds[1:]):
             inside = range(
                 anchor + -(-(int(start) + 2 - anchor) // period) * period,
                 int(min(stop_at, end)) - 1,
