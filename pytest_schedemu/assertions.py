@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from pytest_schedemu.dispatch.history import Attempt, DeadLetter
     from pytest_schedemu.emulator import Emulator
 
-_NOT_GIVEN: Any = object()
 _LIMIT = 20
 
 
@@ -78,7 +77,7 @@ def describe_target(emu: Emulator, target_arn: str | None) -> str:
 
 
 def _matches_payload(attempt: Attempt, payload: Any) -> bool:
-    if payload is _NOT_GIVEN:
+    if payload is None:
         return True
     if isinstance(payload, str):
         return attempt.input == payload
@@ -86,18 +85,18 @@ def _matches_payload(attempt: Attempt, payload: Any) -> bool:
 
 
 def assert_delivered(
-    emu: Emulator, target_arn: str, count: int | None = None, payload: Any = _NOT_GIVEN
+    emu: Emulator, target_arn: str, count: int | None = None, payload: Any = None
 ) -> list[Attempt]:
     """Deliveries to ``target_arn`` happened (exactly ``count`` of them, if given).
 
-    ``payload`` filters deliveries: a string compares with the delivered text, anything
-    else with the parsed JSON payload. Returns the matching deliveries.
+    ``payload``, when not None, filters deliveries: a string compares with the delivered
+    text, anything else with the parsed JSON payload. Returns the matching deliveries.
     """
     __tracebackhide__ = True
     matching = [a for a in emu.deliveries(target_arn=target_arn) if _matches_payload(a, payload)]
     if (count is None and not matching) or (count is not None and len(matching) != count):
         expected = "at least one delivery" if count is None else _count(count, "delivery")
-        what = "" if payload is _NOT_GIVEN else f" with payload {payload!r}"
+        what = "" if payload is None else f" with payload {payload!r}"
         raise DeliveryAssertionError(
             f"Expected {expected} to {target_arn}{what}, found {len(matching)}.\n"
             f"{describe_target(emu, target_arn)}"
@@ -105,12 +104,12 @@ def assert_delivered(
     return matching
 
 
-def assert_not_delivered(emu: Emulator, target_arn: str, payload: Any = _NOT_GIVEN) -> None:
+def assert_not_delivered(emu: Emulator, target_arn: str, payload: Any = None) -> None:
     """No delivery (matching ``payload``, if given) reached ``target_arn``."""
     __tracebackhide__ = True
     matching = [a for a in emu.deliveries(target_arn=target_arn) if _matches_payload(a, payload)]
     if matching:
-        what = "" if payload is _NOT_GIVEN else f" with payload {payload!r}"
+        what = "" if payload is None else f" with payload {payload!r}"
         raise DeliveryAssertionError(
             f"Expected no delivery to {target_arn}{what}, found {len(matching)}.\n"
             f"{describe_target(emu, target_arn)}"

@@ -341,13 +341,13 @@ class Emulator:
     # -- assertions ------------------------------------------------------------------------
 
     def assert_delivered(
-        self, target_arn: str, count: int | None = None, payload: Any = assertions._NOT_GIVEN
+        self, target_arn: str, count: int | None = None, payload: Any = None
     ) -> list[Attempt]:
         """Fail, listing what happened instead, unless ``target_arn`` received deliveries."""
         __tracebackhide__ = True
         return assertions.assert_delivered(self, target_arn, count, payload)
 
-    def assert_not_delivered(self, target_arn: str, payload: Any = assertions._NOT_GIVEN) -> None:
+    def assert_not_delivered(self, target_arn: str, payload: Any = None) -> None:
         """Fail, listing the deliveries, if ``target_arn`` received any (matching ``payload``)."""
         __tracebackhide__ = True
         assertions.assert_not_delivered(self, target_arn, payload)
