@@ -37,9 +37,7 @@ def test_payload_filter_compares_parsed_json_or_the_text(emu: Emulator, client: 
     emu.assert_not_delivered(QUEUE, payload={"user": "bob"})
 
 
-def test_failure_lists_deliveries_schedules_and_failed_attempts(
-    emu: Emulator, client: Any
-) -> None:
+def test_failure_lists_deliveries_schedules_and_failed_attempts(emu: Emulator, client: Any) -> None:
     emu.target(FUNCTION).fail(error_code="ThrottlingException")
     create(client, "to-queue", expression=AT)
     create(client, "to-function", expression="rate(1 day)", target={"Arn": FUNCTION})
