@@ -257,10 +257,13 @@ class Operations:
         fingerprint = filters_fingerprint(
             {"ScheduleGroup": group, "NamePrefix": prefix, "State": state}
         )
-        if group is not None:
-            # An unknown group answers 404 before a bad token is looked at.
-            self.store.get_group(call.account_id, call.region, group)
-        after = decode_token(params.get("NextToken"), fingerprint, 2)
+        try:
+            after = decode_token(params.get("NextToken"), fingerprint, 2)
+        except ValidationException:
+            if group is not None:
+                # An unknown group is reported before a bad token.
+                self.store.get_group(call.account_id, call.region, group)
+            raise
         schedules, more = self.store.list_schedules(
             call.account_id,
             call.region,

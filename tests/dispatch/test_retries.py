@@ -362,12 +362,16 @@ def test_disabled_at_with_delete_is_kept(emu: Emulator, client: Any) -> None:
     assert client.get_schedule(Name="s1")["State"] == "DISABLED"
 
 
+def capped(limit: int) -> Emulator:
+    return Emulator(
+        start="2026-03-01T10:00:00Z", max_attempts_per_advance=limit, transport="inprocess"
+    )
+
+
 def test_runaway_advance_stops_with_the_busiest_schedules() -> None:
     from pytest_schedemu import DispatchLimitExceeded
 
-    with Emulator(
-        start="2026-03-01T10:00:00Z", max_attempts_per_advance=100, transport="inprocess"
-    ) as emu:
+    with capped(100) as emu:
         client = emu.client()
         create(client, "busy", expression="rate(1 minute)")
         create(client, "calm", expression="rate(1 hour)")
@@ -380,9 +384,7 @@ def test_runaway_advance_stops_with_the_busiest_schedules() -> None:
 
 
 def test_exactly_the_limit_of_attempts_is_allowed() -> None:
-    with Emulator(
-        start="2026-03-01T10:00:00Z", max_attempts_per_advance=1, transport="inprocess"
-    ) as emu:
+    with capped(1) as emu:
         client = emu.client()
         create(client, "a", expression="at(2026-03-01T10:01:00)")
         # Its generation is due at 10:02, its one attempt after the advance ends.
