@@ -44,8 +44,8 @@ MIX = (
 
 def populate(emu: Emulator, count: int) -> None:
     call = Call(emu.account_id, emu.region, emu.clock.now())
-    create = emu.app.operations.create_schedule
-    validate = emu.app.validator["CreateSchedule"].validate
+    create = emu._app.operations.create_schedule
+    validate = emu._app.validator["CreateSchedule"].validate
     for index in range(count):
         expression, _ = MIX[index % len(MIX)]
         params = {

@@ -18,8 +18,8 @@ from typing import Callable
 import boto3
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.clock import wall_clock_now
 from pytest_schedemu.plugin import _restore_environment, _set_environment
+from pytest_schedemu.times import wall_clock_now
 
 
 def schedemu_test(emu: Emulator, call: bool) -> Callable[[], None]:

@@ -13,35 +13,107 @@ from pytest_schedemu._version import __version__
 
 if TYPE_CHECKING:
     from pytest_schedemu.api.app import ServerError
-    from pytest_schedemu.clock import VirtualClock
+    from pytest_schedemu.clock import RealClock, VirtualClock
+    from pytest_schedemu.delivery import (
+        DeadLetterRequest,
+        Delivery,
+        DeliveryRequest,
+        Outcome,
+        RecordingDelivery,
+    )
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.errors import (
         ApiError,
+        ClockError,
+        ConflictException,
+        DeliveryAssertionError,
         DeliveryError,
         DispatchLimitExceeded,
+        InternalServerException,
+        RequestEntityTooLargeException,
+        ResourceNotFoundException,
         SchedemuError,
+        SerializationException,
         ServerStartError,
+        ServiceQuotaExceededException,
+        ThrottlingException,
+        UnknownOperationException,
+        ValidationException,
     )
+    from pytest_schedemu.freeze import TimeFreeze
+    from pytest_schedemu.records import Activity, Attempt, DeadLetter, DroppedRecords, Execution
+    from pytest_schedemu.settings import Settings
+    from pytest_schedemu.steering import TargetControl
 
 _LOCATIONS = {
+    "Activity": "pytest_schedemu.records",
     "ApiError": "pytest_schedemu.errors",
+    "Attempt": "pytest_schedemu.records",
+    "ClockError": "pytest_schedemu.errors",
+    "ConflictException": "pytest_schedemu.errors",
+    "DeadLetter": "pytest_schedemu.records",
+    "DeadLetterRequest": "pytest_schedemu.delivery",
+    "Delivery": "pytest_schedemu.delivery",
+    "DeliveryAssertionError": "pytest_schedemu.errors",
     "DeliveryError": "pytest_schedemu.errors",
+    "DeliveryRequest": "pytest_schedemu.delivery",
     "DispatchLimitExceeded": "pytest_schedemu.errors",
+    "DroppedRecords": "pytest_schedemu.records",
     "Emulator": "pytest_schedemu.emulator",
+    "Execution": "pytest_schedemu.records",
+    "InternalServerException": "pytest_schedemu.errors",
+    "Outcome": "pytest_schedemu.delivery",
+    "RealClock": "pytest_schedemu.clock",
+    "RecordingDelivery": "pytest_schedemu.delivery",
+    "RequestEntityTooLargeException": "pytest_schedemu.errors",
+    "ResourceNotFoundException": "pytest_schedemu.errors",
     "SchedemuError": "pytest_schedemu.errors",
+    "SerializationException": "pytest_schedemu.errors",
     "ServerError": "pytest_schedemu.api.app",
     "ServerStartError": "pytest_schedemu.errors",
+    "ServiceQuotaExceededException": "pytest_schedemu.errors",
+    "Settings": "pytest_schedemu.settings",
+    "TargetControl": "pytest_schedemu.steering",
+    "ThrottlingException": "pytest_schedemu.errors",
+    "TimeFreeze": "pytest_schedemu.freeze",
+    "UnknownOperationException": "pytest_schedemu.errors",
+    "ValidationException": "pytest_schedemu.errors",
     "VirtualClock": "pytest_schedemu.clock",
 }
 
 __all__ = [
+    "Activity",
     "ApiError",
+    "Attempt",
+    "ClockError",
+    "ConflictException",
+    "DeadLetter",
+    "DeadLetterRequest",
+    "Delivery",
+    "DeliveryAssertionError",
     "DeliveryError",
+    "DeliveryRequest",
     "DispatchLimitExceeded",
+    "DroppedRecords",
     "Emulator",
+    "Execution",
+    "InternalServerException",
+    "Outcome",
+    "RealClock",
+    "RecordingDelivery",
+    "RequestEntityTooLargeException",
+    "ResourceNotFoundException",
     "SchedemuError",
+    "SerializationException",
     "ServerError",
     "ServerStartError",
+    "ServiceQuotaExceededException",
+    "Settings",
+    "TargetControl",
+    "ThrottlingException",
+    "TimeFreeze",
+    "UnknownOperationException",
+    "ValidationException",
     "VirtualClock",
     "__version__",
 ]

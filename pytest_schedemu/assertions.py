@@ -1,6 +1,6 @@
 """Assertions about deliveries whose failure messages say what happened instead.
 
-``assert_delivered(emu, target_arn)`` fails with the deliveries that did happen, the
+``assert_delivered(records, clock, target_arn)`` fails with the deliveries that did happen, the
 schedules aimed at that target (state and next occurrence) and the failed attempts with
 their errors, so a failing test explains itself without a debugger.
 """
@@ -8,28 +8,29 @@ their errors, so a failing test explains itself without a debugger.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from pytest_schedemu.dispatch.history import Attempt, DeadLetter
-    from pytest_schedemu.emulator import Emulator
+from pytest_schedemu.clock import Clock
+from pytest_schedemu.errors import DeliveryAssertionError
+from pytest_schedemu.records import Attempt, DeadLetter, Records
+from pytest_schedemu.times import ztime as _ztime
+
+__all__ = [
+    "DeliveryAssertionError",
+    "assert_dead_lettered",
+    "assert_delivered",
+    "assert_not_delivered",
+    "describe_attempts",
+    "describe_target",
+]
 
 _LIMIT = 20
-
-
-class DeliveryAssertionError(AssertionError):
-    """An ``assert_*`` helper of the emulator failed."""
 
 
 def _count(count: int, noun: str) -> str:
     if count == 1:
         return f"1 {noun}"
     return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
-
-
-def _ztime(value: datetime) -> str:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _attempt_line(attempt: Attempt) -> str:
@@ -54,18 +55,18 @@ def _listing(title: str, lines: list[str]) -> list[str]:
     return [f"{title}:", *shown, *more]
 
 
-def describe_target(emu: Emulator, target_arn: str | None) -> str:
+def describe_target(records: Records, clock: Clock, target_arn: str | None) -> str:
     """What the emulator knows about ``target_arn`` (every target when None)."""
-    attempts = emu.attempts(target_arn=target_arn)
+    attempts = records.attempts(target_arn=target_arn)
     delivered = [_attempt_line(a) for a in attempts if a.succeeded]
     failed = [_attempt_line(a) for a in attempts if not a.succeeded]
     schedules = [
         f"  {s.group_name}/{s.name} {s.schedule_expression!r} {s.state}, next occurrence "
-        + (_ztime(nxt) if (nxt := emu.dispatcher.next_occurrence(s.arn)) else "none")
-        for s in emu.schedules()
+        + (_ztime(nxt) if (nxt := records.next_occurrence(s.arn)) else "none")
+        for s in records.schedules()
         if target_arn is None or s.target.arn == target_arn
     ]
-    now = _ztime(emu.clock.now())
+    now = _ztime(clock.now())
     return "\n".join(
         [
             f"virtual now {now}",
@@ -85,7 +86,11 @@ def _matches_payload(attempt: Attempt, payload: Any) -> bool:
 
 
 def assert_delivered(
-    emu: Emulator, target_arn: str, count: int | None = None, payload: Any = None
+    records: Records,
+    clock: Clock,
+    target_arn: str,
+    count: int | None = None,
+    payload: Any = None,
 ) -> list[Attempt]:
     """Deliveries to ``target_arn`` happened (exactly ``count`` of them, if given).
 
@@ -93,31 +98,38 @@ def assert_delivered(
     text, anything else with the parsed JSON payload. Returns the matching deliveries.
     """
     __tracebackhide__ = True
-    matching = [a for a in emu.deliveries(target_arn=target_arn) if _matches_payload(a, payload)]
+    matching = [
+        a for a in records.deliveries(target_arn=target_arn) if _matches_payload(a, payload)
+    ]
     if (count is None and not matching) or (count is not None and len(matching) != count):
         expected = "at least one delivery" if count is None else _count(count, "delivery")
         what = "" if payload is None else f" with payload {payload!r}"
         raise DeliveryAssertionError(
             f"Expected {expected} to {target_arn}{what}, found {len(matching)}.\n"
-            f"{describe_target(emu, target_arn)}"
+            f"{describe_target(records, clock, target_arn)}"
         )
     return matching
 
 
-def assert_not_delivered(emu: Emulator, target_arn: str, payload: Any = None) -> None:
+def assert_not_delivered(
+    records: Records, clock: Clock, target_arn: str, payload: Any = None
+) -> None:
     """No delivery (matching ``payload``, if given) reached ``target_arn``."""
     __tracebackhide__ = True
-    matching = [a for a in emu.deliveries(target_arn=target_arn) if _matches_payload(a, payload)]
+    matching = [
+        a for a in records.deliveries(target_arn=target_arn) if _matches_payload(a, payload)
+    ]
     if matching:
         what = "" if payload is None else f" with payload {payload!r}"
         raise DeliveryAssertionError(
             f"Expected no delivery to {target_arn}{what}, found {len(matching)}.\n"
-            f"{describe_target(emu, target_arn)}"
+            f"{describe_target(records, clock, target_arn)}"
         )
 
 
 def assert_dead_lettered(
-    emu: Emulator,
+    records: Records,
+    clock: Clock,
     queue_arn: str,
     count: int | None = None,
     schedule: str | None = None,
@@ -131,7 +143,7 @@ def assert_dead_lettered(
     __tracebackhide__ = True
     letters = [
         d
-        for d in emu.dead_letters(queue_arn)
+        for d in records.dead_letters(queue_arn)
         if (
             schedule is None
             or d.schedule_arn == schedule
@@ -145,14 +157,14 @@ def assert_dead_lettered(
     sent = [
         f"  {_ztime(d.sent_at) if d.sent_at else '?'} from {d.schedule_arn}: "
         f"{d.attributes.get('ERROR_CODE')} after {d.attributes.get('RETRY_ATTEMPTS')} retries"
-        for d in emu.dead_letters()
+        for d in records.dead_letters()
     ]
     raise DeliveryAssertionError(
         "\n".join(
             [
                 f"Expected {expected} in {queue_arn}, found {len(letters)}.",
                 *_listing("dead letters sent anywhere", sent),
-                describe_target(emu, None),
+                describe_target(records, clock, None),
             ]
         )
     )

@@ -8,15 +8,35 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_schedemu._version import __version__
+from pytest_schedemu.settings import Option, options, parse_bool
+from pytest_schedemu.times import ztime
 
 logger = logging.getLogger("pytest_schedemu.serve")
+
+
+def _add_setting(parser: argparse.ArgumentParser, option: Option) -> None:
+    default = option.serve_default if option.serve_default is not None else option.default
+    shown = "none" if default is None else ("{}" if default == {} else default)
+    help_text = (
+        f"{option.help} (default: {shown}; environment: {option.environment_variable})"
+    ).replace("%", "%%")
+    if option.parse is parse_bool:
+        parser.add_argument(
+            option.flag, nargs="?", const=True, type=parse_bool, default=None, help=help_text
+        )
+    else:
+        metavar = "FILE" if option.name == "credentials" else option.name.upper()
+        parser.add_argument(
+            option.flag, type=option.parse, default=None, metavar=metavar, help=help_text
+        )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,38 +48,40 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="run the emulator as a process",
-        description="Serve the Scheduler API and the /_schedemu/ control API.",
+        description=(
+            "Serve the Scheduler API and the /_schedemu/ control API. Every option may also "
+            "come from its environment variable; a flag wins over the environment."
+        ),
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=4566, help="port to bind (4566)")
-    serve.add_argument(
-        "--clock",
-        choices=("real", "virtual"),
-        default="real",
-        help="real: deliver as wall-clock time passes; virtual: only when told (real)",
-    )
-    serve.add_argument(
-        "--tick-interval",
-        type=float,
-        default=10.0,
-        help="longest sleep of the real-time dispatcher, seconds (10)",
-    )
-    serve.add_argument("--start", help="start of a virtual clock (ISO 8601; default now)")
-    serve.add_argument(
-        "--delivery",
-        choices=("record", "boto3"),
-        default="record",
-        help="record: keep attempts in memory; boto3: send them to the target services",
-    )
-    serve.add_argument("--delivery-endpoint-url", help="endpoint for boto3 delivery")
-    serve.add_argument("--seed", type=int, default=0, help="seed of derived ids and offsets")
+    for option in options().values():
+        _add_setting(serve, option)
     serve.add_argument(
         "--log-level",
         default="INFO",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        help="logging level (INFO)",
+        help="logging level (default: INFO)",
     )
     return parser
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The Emulator settings of ``schedemu serve``: flags, then environment, then defaults."""
+    chosen: dict[str, Any] = {}
+    for name, option in options().items():
+        value = getattr(args, name)
+        if value is None and option.environment_variable in environ:
+            text = environ[option.environment_variable]
+            try:
+                value = option.parse(text)
+            except (OSError, TypeError, ValueError) as error:
+                raise ValueError(
+                    f"Unsupported {option.environment_variable}={text!r}: {error}"
+                ) from None
+        if value is None:
+            value = option.serve_default
+        if value is not None:
+            chosen[name] = value
+    return chosen
 
 
 def _log_attempt(attempt: Any) -> None:
@@ -72,7 +94,7 @@ def _log_attempt(attempt: Any) -> None:
         "attempt schedule=%s target=%s scheduled=%s attempt=%d outcome=%s",
         attempt.schedule_arn,
         attempt.target_arn,
-        attempt.scheduled_time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        ztime(attempt.scheduled_time),
         attempt.attempt_number,
         outcome,
     )
@@ -87,22 +109,12 @@ def serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
-    if args.clock == "real" and args.start:
-        print("schedemu: --start needs --clock virtual", file=sys.stderr)
-        return 2
     try:
-        emulator = Emulator(
-            host=args.host,
-            port=args.port,
-            clock=args.clock,
-            tick_interval=args.tick_interval,
-            start=args.start,
-            delivery=args.delivery,
-            delivery_endpoint_url=args.delivery_endpoint_url,
-            seed=args.seed,
-            log_requests=args.log_level == "DEBUG",
-        )
-        emulator.history.listeners.append(_log_attempt)
+        settings = serve_settings(args, os.environ)
+        if args.log_level == "DEBUG":
+            settings.setdefault("log_requests", True)
+        emulator = Emulator(**settings)
+        emulator.add_attempt_listener(_log_attempt)
         emulator.start()
     except (ServerStartError, ValueError) as error:
         print(f"schedemu: {error}", file=sys.stderr)

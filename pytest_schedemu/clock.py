@@ -8,53 +8,11 @@ the emulator reads the wall clock except ``RealClock``.
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Callable, Union
 
 from pytest_schedemu.errors import ClockError
-
-UTC = timezone.utc
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-Instant = Union[str, datetime]
-
-
-def to_utc(value: Instant, *, what: str = "time") -> datetime:
-    """An aware UTC datetime from an aware datetime or an ISO-8601 string with an offset."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            parsed = datetime.fromisoformat(text)
-        except ValueError:
-            raise ValueError(
-                f"Unsupported {what} {value!r}: expected ISO 8601 such as '2026-03-01T08:00:00Z'"
-            ) from None
-        value = parsed
-    elif not isinstance(value, datetime):
-        raise TypeError(
-            f"Unsupported {what} {value!r}: expected an aware datetime or an ISO 8601 string"
-        )
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(
-            f"Unsupported {what} {value!r}: it has no time zone; add one, e.g. 'Z' or +00:00"
-        )
-    return value.astimezone(UTC)
-
-
-def wall_clock_now() -> datetime:
-    """The real time, whole seconds: the default start of a virtual clock."""
-    return datetime.now(UTC).replace(microsecond=0)
-
-
-def from_epoch(seconds: float) -> datetime:
-    return EPOCH + timedelta(seconds=seconds)
-
-
-def to_epoch(instant: datetime) -> float:
-    return (instant - EPOCH).total_seconds()
-
+from pytest_schedemu.times import UTC, Instant, to_utc
 
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
 # and return the attempts made.
@@ -146,6 +104,10 @@ class VirtualClock:
         for follow in self._followers:
             follow(instant)
 
+    def place(self, when: Instant) -> None:
+        """Put the clock anywhere, backwards too: what a reset with a start does."""
+        self.set(to_utc(when, what="start"))
+
     @property
     def followed(self) -> bool:
         """Whether anything (a freezegun lockstep) follows the clock's moves."""
@@ -202,7 +164,13 @@ class RealClock:
         return []
 
     def set(self, instant: datetime) -> None:
-        """Real time cannot be placed; resets keep it as it is."""
+        """Real time cannot be placed; the dispatcher's moves leave it as it is."""
+
+    def place(self, when: Instant) -> None:
+        raise ClockError(
+            "A real-time clock cannot be placed at a start; reset it without one, or use "
+            "clock='virtual'"
+        )
 
     @property
     def operation_lock(self) -> threading.RLock:

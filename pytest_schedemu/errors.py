@@ -4,7 +4,7 @@
 
     SchedemuError                     anything the emulator raises on purpose
     ├── ServerStartError              the server could not bind its address
-    ├── ClockError                    a real-time clock was asked to move
+    ├── ClockError (ValueError)       the clock cannot move as asked (real time; backwards)
     ├── DispatchLimitExceeded         one clock operation made too many attempts
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
@@ -17,8 +17,14 @@
         ├── ThrottlingException           429  only when a test injects it
         └── InternalServerException       500
 
+    AssertionError
+    └── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
+
 ``DeliveryError`` is not an emulator failure: a target handler raises it to choose the
 outcome of one delivery attempt.
+
+The functions at the end build the errors whose text several places share, so that each
+text is written once.
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ class ServerStartError(SchedemuError):
 
 class ClockError(SchedemuError, ValueError):
     """The clock cannot do what was asked, e.g. move a real-time clock."""
+
+
+class DeliveryAssertionError(AssertionError):
+    """An ``assert_*`` helper of the emulator failed; the message says what happened."""
 
 
 class DispatchLimitExceeded(SchedemuError):
@@ -130,3 +140,34 @@ class DeliveryError(Exception):
         self.code = code
         self.message = message
         self.retryable = retryable
+
+
+# -- shared messages -------------------------------------------------------------------------
+
+
+def group_not_found(name: str) -> ResourceNotFoundException:
+    return ResourceNotFoundException(f"Schedule group {name} does not exist.")
+
+
+def group_being_deleted(name: str) -> ConflictException:
+    return ConflictException(f"Schedule group {name} is being deleted.")
+
+
+def group_exists(name: str) -> ConflictException:
+    return ConflictException(f"Schedule group {name} already exists.")
+
+
+def schedule_not_found(name: str) -> ResourceNotFoundException:
+    return ResourceNotFoundException(f"Schedule {name} does not exist.")
+
+
+def schedule_exists(name: str) -> ConflictException:
+    return ConflictException(f"Schedule {name} already exists.")
+
+
+def default_group_refused(name: str) -> ValidationException:
+    return ValidationException(f"This operation cannot be performed on schedule group {name}.")
+
+
+def too_many_tags() -> ValidationException:
+    return ValidationException("Number of tags on the resource cannot exceed 200.")

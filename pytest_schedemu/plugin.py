@@ -1,7 +1,11 @@
 """pytest plugin: fixtures, the ``schedemu`` marker, options and hooks; nothing else.
 
 One emulator serves the whole session (one per xdist worker); each test that asks for
-``schedemu`` gets it reset to empty state with its clock at the test's start.
+``schedemu`` gets it reset to empty state with its clock at the test's start. Every
+setting a test may change (``Settings``, scope ``test``) is a marker keyword, an ini
+option ``schedemu_<name>`` and a command-line option ``--schedemu-<name>``; the marker
+wins over the command line, which wins over the ini file, which wins over the session
+emulator's own value.
 """
 
 from __future__ import annotations
@@ -9,11 +13,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import pytest
 
 from pytest_schedemu._version import __version__
+from pytest_schedemu.settings import TEST, Option, options, parse_bool
 
 # Before the helpers are first imported, so their asserts explain themselves too.
 pytest.register_assert_rewrite("pytest_schedemu.assertions")
@@ -21,10 +26,13 @@ pytest.register_assert_rewrite("pytest_schedemu.assertions")
 if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
-_OPTIONS = ("start", "region", "account_id", "seed", "freeze", "transport")
-_MARKER_KEYWORDS = frozenset((*_OPTIONS, "allow_server_errors"))
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
-_BOOLEAN_TRUE = ("1", "true", "yes", "on")
+
+# Options of the plugin itself, beside the emulator's settings: name -> (help, parse).
+_PLUGIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "freeze": ("freeze time with freezegun in lockstep with the emulator clock", parse_bool),
+}
+_MARKER_ONLY = {"allow_server_errors": "let the test pass although the emulator hit an error"}
 
 # Environment application code reads to reach the emulator, and the dummy values it gets
 # when it has none of its own.
@@ -32,31 +40,35 @@ _ENDPOINT_VARIABLE = "AWS_ENDPOINT_URL_SCHEDULER"
 _DUMMY_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 
 
+def _test_settings() -> dict[str, Option]:
+    return {name: option for name, option in options().items() if option.scope == TEST}
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("schedemu", "EventBridge Scheduler emulator")
-    helps = {
-        "start": "virtual start time of each test (ISO 8601 with an offset; default: now)",
-        "region": "default region of the emulator (default: us-east-1)",
-        "account_id": "default account id of the emulator (default: 123456789012)",
-        "seed": "seed of flexible-window offsets and execution ids (default: 0)",
-        "freeze": "freeze time with freezegun in lockstep with the emulator clock",
-        "transport": "how schedemu clients reach the emulator: http or inprocess",
-    }
-    for name in _OPTIONS:
+    for name, option in _test_settings().items():
+        default = option.default if option.default is not None else "none"
+        help_text = f"{option.help} (default: {default})"
+        group.addoption("--schedemu-" + name.replace("_", "-"), default=None, help=help_text)
+        parser.addini(f"schedemu_{name}", help_text, default=None)
+    for name, (help_text, _) in _PLUGIN_OPTIONS.items():
         flag = "--schedemu-" + name.replace("_", "-")
         if name == "freeze":
-            group.addoption(flag, action="store_true", default=None, help=helps[name])
+            group.addoption(flag, action="store_true", default=None, help=help_text)
         else:
-            group.addoption(flag, default=None, help=helps[name])
-        parser.addini(f"schedemu_{name}", helps[name], default=None)
+            group.addoption(flag, default=None, help=help_text)
+        parser.addini(f"schedemu_{name}", help_text, default=None)
+
+
+def _keywords() -> list[str]:
+    return sorted({*_test_settings(), *_PLUGIN_OPTIONS, *_MARKER_ONLY})
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "schedemu(start=None, region=None, account_id=None, seed=None, freeze=False, "
-        "transport='http', allow_server_errors=False): configure the schedemu fixture for "
-        "this test",
+        f"schedemu({', '.join(f'{k}=...' for k in _keywords())}): configure the schedemu "
+        "fixture for this test",
     )
 
 
@@ -69,50 +81,52 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 @dataclass(frozen=True)
 class _TestOptions:
-    start: str | None
-    region: str | None
-    account_id: str | None
-    seed: int | None
+    start: Any
+    #: The emulator's settings this test chose, by name; the rest keep their own values.
+    settings: dict[str, Any]
     freeze: bool
-    transport: str
     allow_server_errors: bool
 
 
 def _options(request: pytest.FixtureRequest) -> _TestOptions:
-    """Marker over command line over ini over default."""
+    """Marker over command line over ini over the emulator's own value."""
     config = request.config
     marker = request.node.get_closest_marker("schedemu")
     marked: dict[str, Any] = {}
     if marker is not None:
         if marker.args:
             pytest.fail("@pytest.mark.schedemu takes keyword arguments only", pytrace=False)
-        unknown = set(marker.kwargs) - _MARKER_KEYWORDS
+        unknown = set(marker.kwargs) - set(_keywords())
         if unknown:
             pytest.fail(
-                f"Unsupported @pytest.mark.schedemu arguments {sorted(unknown)}: "
-                f"use {sorted(_MARKER_KEYWORDS)}",
+                f"Unsupported @pytest.mark.schedemu arguments {sorted(unknown)}: use {_keywords()}",
                 pytrace=False,
             )
         marked = dict(marker.kwargs)
 
-    def pick(name: str) -> Any:
+    def pick(name: str, parse: Callable[[str], Any]) -> Any:
         if marked.get(name) is not None:
             return marked[name]
-        value = config.getoption("schedemu_" + name)
-        if value is not None:
-            return value
-        ini = config.getini("schedemu_" + name)
-        return ini if ini not in (None, "", []) else None
+        for text in (config.getoption("schedemu_" + name), config.getini("schedemu_" + name)):
+            if isinstance(text, bool):
+                return text
+            if text not in (None, "", []):
+                try:
+                    return parse(str(text))
+                except (TypeError, ValueError) as error:
+                    pytest.fail(f"Unsupported schedemu_{name} {text!r}: {error}", pytrace=False)
+        return None
 
-    seed = pick("seed")
-    freeze = pick("freeze")
+    chosen = {
+        name: value
+        for name, option in _test_settings().items()
+        if (value := pick(name, option.parse)) is not None
+    }
+    freeze = pick("freeze", _PLUGIN_OPTIONS["freeze"][1])
     return _TestOptions(
-        start=pick("start"),
-        region=pick("region"),
-        account_id=pick("account_id"),
-        seed=None if seed is None else int(seed),
-        freeze=freeze if isinstance(freeze, bool) else str(freeze).lower() in _BOOLEAN_TRUE,
-        transport=pick("transport") or "http",
+        start=chosen.pop("start", None),
+        settings=chosen,
+        freeze=bool(freeze),
         allow_server_errors=bool(marked.get("allow_server_errors", False)),
     )
 
@@ -129,17 +143,17 @@ def schedemu_server() -> Iterator[Emulator]:
 @pytest.fixture
 def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
-    from pytest_schedemu.clock import wall_clock_now
+    from pytest_schedemu.times import wall_clock_now
 
     options = _options(request)
     emulator = schedemu_server
-    emulator.reset(
-        start=options.start if options.start is not None else wall_clock_now(),
-        region=options.region or "us-east-1",
-        account_id=options.account_id or "123456789012",
-        seed=options.seed if options.seed is not None else 0,
-    )
-    emulator.use_transport(options.transport)
+    try:
+        emulator.reset(
+            start=options.start if options.start is not None else wall_clock_now(),
+            **options.settings,
+        )
+    except (TypeError, ValueError) as error:
+        pytest.fail(f"schedemu: {error}", pytrace=False)
     request.node.stash[_EMULATOR_KEY] = emulator
     saved = _set_environment(emulator)
     freezer = emulator.freeze_time() if options.freeze else None
@@ -149,7 +163,7 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
         if freezer is not None:
             freezer.stop()
         _restore_environment(saved)
-    errors = list(emulator.server_errors)
+    errors = emulator.server_errors
     if errors and not options.allow_server_errors:
         details = "\n".join(str(error) for error in errors)
         pytest.fail(

@@ -1,10 +1,21 @@
 """Thread-safe state: schedule groups, schedules, tags and idempotency tokens.
 
-State is partitioned by (account, region). One re-entrant lock guards all of it; the API
-(server threads) and the dispatcher (the thread that moves the clock) both take it.
-The store enforces the rules that need the state (a group exists, a name is free, a quota
-is not reached) and tells its observer what changed, so the dispatcher can re-plan without
-the API knowing that a dispatcher exists.
+State is partitioned by (account, region). The store enforces the rules that need the
+state (a group exists, a name is free, a quota is not reached) and tells its observer what
+changed, so the dispatcher can re-plan without the API knowing that a dispatcher exists.
+
+Locks, and the order they are taken in (a thread holding one may only take those below
+it, never one above):
+
+1. the clock's operation lock (``VirtualClock.operation_lock``): one clock move, or a
+   reset, at a time;
+2. the store's lock (``Store.lock``, re-entrant): the one lock of the emulator's state.
+   It guards the store and everything the dispatcher plans from it (plans, the work
+   queue, occurrences). The API takes it for each operation, the dispatcher for each
+   work item; deliveries run without it;
+3. leaf locks, each owned by one structure that takes it for every read and write and
+   calls nothing while holding it: the history's, the target controls', the API's
+   injected errors', the recorded server errors'.
 """
 
 from __future__ import annotations
@@ -18,12 +29,17 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from pytest_schedemu.errors import (
-    ConflictException,
-    ResourceNotFoundException,
     ServiceQuotaExceededException,
-    ValidationException,
+    default_group_refused,
+    group_being_deleted,
+    group_exists,
+    group_not_found,
+    schedule_exists,
+    schedule_not_found,
+    too_many_tags,
 )
 from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.settings import Settings
 
 MAX_TAGS_PER_GROUP = 200
 
@@ -58,23 +74,10 @@ class RegionState:
     schedule_keys: list[ScheduleKey] = field(default_factory=list)  # sorted, for keyset paging
 
 
-def _default_group_message() -> str:
-    return f"This operation cannot be performed on schedule group {DEFAULT_GROUP}."
-
-
 class Store:
-    def __init__(
-        self,
-        now: datetime,
-        *,
-        max_schedules: int = 10_000_000,
-        max_schedule_groups: int = 500,
-        group_deletion_delay: float = 0,
-    ) -> None:
+    def __init__(self, now: datetime, settings: Settings | None = None) -> None:
         self.lock = threading.RLock()
-        self.max_schedules = max_schedules
-        self.max_schedule_groups = max_schedule_groups
-        self.group_deletion_delay = group_deletion_delay
+        self.settings = settings if settings is not None else Settings()
         self.observer: StoreObserver | None = None
         self._regions: dict[RegionKey, RegionState] = {}
         self._tokens: dict[tuple[str, str, str, str], StoredResponse] = {}
@@ -137,12 +140,14 @@ class Store:
     def stored_response(
         self, account_id: str, region: str, operation: str, token: str
     ) -> StoredResponse | None:
-        return self._tokens.get((account_id, region, operation, token))
+        with self.lock:
+            return self._tokens.get((account_id, region, operation, token))
 
     def store_response(
         self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
     ) -> None:
-        self._tokens[(account_id, region, operation, token)] = response
+        with self.lock:
+            self._tokens[(account_id, region, operation, token)] = response
 
     # -- groups ----------------------------------------------------------------------------
 
@@ -150,15 +155,15 @@ class Store:
         with self.lock:
             group = self.region(account_id, region).groups.get(name)
             if group is None:
-                raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+                raise group_not_found(name)
             return group
 
     def _active_group(self, state: RegionState, name: str) -> ScheduleGroup:
         group = state.groups.get(name)
         if group is None:
-            raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+            raise group_not_found(name)
         if group.state == "DELETING":
-            raise ConflictException(f"Schedule group {name} is being deleted.")
+            raise group_being_deleted(name)
         return group
 
     def create_group(
@@ -171,17 +176,18 @@ class Store:
     ) -> ScheduleGroup:
         with self.lock:
             if name == DEFAULT_GROUP:
-                raise ValidationException(_default_group_message())
+                raise default_group_refused(DEFAULT_GROUP)
             state = self.region(account_id, region)
             if name in state.groups:
-                raise ConflictException(f"Schedule group {name} already exists.")
-            if len(state.groups) >= self.max_schedule_groups:
+                raise group_exists(name)
+            quota = self.settings.max_schedule_groups
+            if len(state.groups) >= quota:
                 raise ServiceQuotaExceededException(
-                    f"Maximum number of schedule groups ({self.max_schedule_groups}) exceeded."
+                    f"Maximum number of schedule groups ({quota}) exceeded."
                 )
             merged = _merge_tags((), tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
-                raise ValidationException("Number of tags on the resource cannot exceed 200.")
+                raise too_many_tags()
             group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
             state.groups[name] = group
             bisect.insort(state.group_names, name)
@@ -190,19 +196,19 @@ class Store:
     def delete_group(self, account_id: str, region: str, name: str, now: datetime) -> None:
         with self.lock:
             if name == DEFAULT_GROUP:
-                raise ValidationException(_default_group_message())
+                raise default_group_refused(DEFAULT_GROUP)
             state = self.region(account_id, region)
             group = state.groups.get(name)
             if group is None:
-                raise ResourceNotFoundException(f"Schedule group {name} does not exist.")
+                raise group_not_found(name)
             if group.state == "DELETING":
                 return
-            if self.group_deletion_delay <= 0 or self.observer is None:
+            if self.settings.group_deletion_delay <= 0 or self.observer is None:
                 self._remove_group(state, name)
                 return
             deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
             state.groups[name] = deleting
-            due = now + timedelta(seconds=self.group_deletion_delay)
+            due = now + timedelta(seconds=self.settings.group_deletion_delay)
             self.observer.group_removal_scheduled(deleting, due)
 
     def remove_group(self, account_id: str, region: str, name: str) -> None:
@@ -251,7 +257,7 @@ class Store:
             state, group = self._taggable_group(account_id, region, name)
             merged = _merge_tags(group.tags, tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
-                raise ValidationException("Number of tags on the resource cannot exceed 200.")
+                raise too_many_tags()
             state.groups[name] = dataclasses.replace(group, tags=merged)
 
     def untag_group(self, account_id: str, region: str, name: str, keys: Iterable[str]) -> None:
@@ -265,7 +271,7 @@ class Store:
         self, account_id: str, region: str, name: str
     ) -> tuple[RegionState, ScheduleGroup]:
         if name == DEFAULT_GROUP:
-            raise ValidationException(_default_group_message())
+            raise default_group_refused(DEFAULT_GROUP)
         state = self.region(account_id, region)
         return state, self._active_group(state, name)
 
@@ -275,16 +281,11 @@ class Store:
         with self.lock:
             state = self.region(account_id, region)
             if group not in state.groups:
-                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+                raise group_not_found(group)
             schedule = state.schedules.get((group, name))
             if schedule is None:
-                raise ResourceNotFoundException(f"Schedule {name} does not exist.")
+                raise schedule_not_found(name)
             return schedule
-
-    def find_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule | None:
-        with self.lock:
-            state = self._regions.get((account_id, region))
-            return None if state is None else state.schedules.get((group, name))
 
     def create_schedule(self, schedule: Schedule) -> Schedule:
         """Store a new incarnation; ``schedule.incarnation`` is assigned here."""
@@ -293,10 +294,11 @@ class Store:
             self._active_group(state, schedule.group_name)
             key = (schedule.group_name, schedule.name)
             if key in state.schedules:
-                raise ConflictException(f"Schedule {schedule.name} already exists.")
-            if len(state.schedules) >= self.max_schedules:
+                raise schedule_exists(schedule.name)
+            quota = self.settings.max_schedules
+            if len(state.schedules) >= quota:
                 raise ServiceQuotaExceededException(
-                    f"Maximum number of schedules ({self.max_schedules}) exceeded."
+                    f"Maximum number of schedules ({quota}) exceeded."
                 )
             self._incarnations += 1
             stored = dataclasses.replace(schedule, incarnation=self._incarnations)
@@ -311,13 +313,11 @@ class Store:
         with self.lock:
             state = self.region(schedule.account_id, schedule.region)
             if schedule.group_name not in state.groups:
-                raise ResourceNotFoundException(
-                    f"Schedule group {schedule.group_name} does not exist."
-                )
+                raise group_not_found(schedule.group_name)
             key = (schedule.group_name, schedule.name)
             previous = state.schedules.get(key)
             if previous is None:
-                raise ResourceNotFoundException(f"Schedule {schedule.name} does not exist.")
+                raise schedule_not_found(schedule.name)
             self._active_group(state, schedule.group_name)
             stored = dataclasses.replace(
                 schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
@@ -333,11 +333,11 @@ class Store:
         with self.lock:
             state = self.region(account_id, region)
             if group not in state.groups:
-                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+                raise group_not_found(group)
             key = (group, name)
             removed = state.schedules.pop(key, None)
             if removed is None:
-                raise ResourceNotFoundException(f"Schedule {name} does not exist.")
+                raise schedule_not_found(name)
             del state.schedule_keys[bisect.bisect_left(state.schedule_keys, key)]
             if self.observer is not None:
                 self.observer.schedule_removed(removed, reason)
@@ -357,7 +357,7 @@ class Store:
         with self.lock:
             state = self.region(account_id, region)
             if group is not None and group not in state.groups:
-                raise ResourceNotFoundException(f"Schedule group {group} does not exist.")
+                raise group_not_found(group)
             keys = state.schedule_keys
             start = 0 if after is None else bisect.bisect_right(keys, after)
             if group is not None:

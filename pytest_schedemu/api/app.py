@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import re
 import threading
@@ -22,7 +21,8 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.operations import Call, Operations, truncate_to_ms
+from pytest_schedemu import jsontext
+from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
 from pytest_schedemu.clock import Clock
@@ -37,6 +37,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store, StoredResponse
+from pytest_schedemu.times import truncate_to_ms
 
 logger = logging.getLogger("pytest_schedemu.api")
 
@@ -62,12 +63,75 @@ class ServerError:
         return f"{self.method} {self.path} ({self.operation or 'no operation'}):\n{self.traceback}"
 
 
+class ServerErrors:
+    """The unexpected exceptions the server met, oldest first, for the test to see."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._errors: list[ServerError] = []
+
+    def record(self, error: ServerError) -> None:
+        with self._lock:
+            self._errors.append(error)
+
+    def list(self) -> list[ServerError]:
+        with self._lock:
+            return list(self._errors)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._errors.clear()
+
+
 @dataclass
-class ApiErrorInjection:
+class _Injection:
     operation: str | None
     error: type[ApiError]
     message: str
     remaining: int | None
+
+
+class ApiErrorInjections:
+    """Errors a test asked the API to answer instead of doing the operation."""
+
+    def __init__(self, operations: Iterable[str]) -> None:
+        self._lock = threading.Lock()
+        self._operations = frozenset(operations)
+        self._injections: list[_Injection] = []
+
+    def add(self, operation: str | None, code: str, message: str, times: int | None) -> None:
+        error = API_ERRORS.get(code)
+        if error is None:
+            raise ValueError(f"Unsupported error code {code!r}: use one of {sorted(API_ERRORS)}")
+        if operation is not None and operation not in self._operations:
+            raise ValueError(
+                f"Unsupported operation {operation!r}: use one of {sorted(self._operations)}"
+            )
+        if times is not None and (
+            not isinstance(times, int) or isinstance(times, bool) or times < 1
+        ):
+            raise ValueError(f"Unsupported times {times!r}: expected None or a count >= 1")
+        with self._lock:
+            self._injections.append(_Injection(operation, error, message, times))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._injections.clear()
+
+    def raise_for(self, operation: str) -> None:
+        """Raise the first injected error that applies to ``operation``, using it up."""
+        # Read without the lock first: the list is only ever replaced or emptied under it,
+        # and most calls of most tests have no injection at all.
+        if not self._injections:
+            return
+        with self._lock:
+            for injection in self._injections:
+                if injection.operation in (None, operation):
+                    if injection.remaining is not None:
+                        injection.remaining -= 1
+                        if injection.remaining <= 0:
+                            self._injections.remove(injection)
+                    raise injection.error(injection.message)
 
 
 @dataclass(frozen=True)
@@ -125,8 +189,10 @@ class Router:
         return None
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_canonical = jsontext.dumps_canonical
+
+#: Answers the requests of another API on the same port (the control API), or None.
+ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes] | None"]
 
 
 def error_body(code: str, message: str) -> bytes:
@@ -140,19 +206,18 @@ class SchedulerApp:
         store: Store,
         clock: Clock,
         settings: Settings,
-        server_errors: list[ServerError],
+        extra_routes: ExtraRoutes | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
-        self.server_errors = server_errors
+        self.server_errors = ServerErrors()
         self.validator = service_validator()
         self.operations = Operations(store, settings)
         self.bindings = _bindings(self.validator)
         self.router = Router(self.validator)
-        self.injections: list[ApiErrorInjection] = []
-        self._injection_lock = threading.Lock()
-        self.extra_routes: Callable[[WSGIEnvironment], tuple[int, bytes] | None] | None = None
+        self.injections = ApiErrorInjections(self.bindings)
+        self.extra_routes = extra_routes
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
@@ -175,7 +240,7 @@ class SchedulerApp:
                 exc,
                 traceback.format_exc(),
             )
-            self.server_errors.append(recorded)
+            self.server_errors.record(recorded)
             logger.error("internal error while handling a request: %s", recorded)
             crash = InternalServerException()
             status, body = crash.status, error_body(crash.code, crash.message)
@@ -247,8 +312,8 @@ class SchedulerApp:
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():
             try:
-                parsed = json.loads(raw_body)
-            except (ValueError, UnicodeDecodeError):
+                parsed = jsontext.loads(raw_body)
+            except ValueError:
                 raise SerializationException() from None
             if not isinstance(parsed, dict):
                 raise SerializationException()
@@ -267,7 +332,7 @@ class SchedulerApp:
                 params[binding.member] = body[binding.member]
             if binding.member == "ClientToken":
                 token_wire_name = binding.wire_name
-        self._injected_failure(operation)
+        self.injections.raise_for(operation)
         cleaned = self.validator[operation].validate(params)
         account_id, region = self._partition(environ)
         handler = self.operations.handlers[operation]
@@ -322,30 +387,3 @@ class SchedulerApp:
         if kind == "integer":
             return int(first) if _INTEGER.fullmatch(first) else NotAnInteger(first)
         return first
-
-    # -- test-injected API errors ----------------------------------------------------------
-
-    def inject_error(
-        self, operation: str | None, code: str, message: str, times: int | None
-    ) -> None:
-        error = API_ERRORS.get(code)
-        if error is None:
-            raise ValueError(f"Unsupported error code {code!r}: use one of {sorted(API_ERRORS)}")
-        if operation is not None and operation not in self.bindings:
-            raise ValueError(
-                f"Unsupported operation {operation!r}: use one of {sorted(self.bindings)}"
-            )
-        with self._injection_lock:
-            self.injections.append(ApiErrorInjection(operation, error, message, times))
-
-    def _injected_failure(self, operation: str) -> None:
-        if not self.injections:
-            return
-        with self._injection_lock:
-            for injection in self.injections:
-                if injection.operation in (None, operation):
-                    if injection.remaining is not None:
-                        injection.remaining -= 1
-                        if injection.remaining <= 0:
-                            self.injections.remove(injection)
-                    raise injection.error(injection.message)

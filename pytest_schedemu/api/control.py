@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields, is_dataclass
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from datetime import datetime
+from typing import Any, Callable
 from urllib.parse import parse_qs
 
+from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
+from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
     ClockError,
     ConflictException,
@@ -20,19 +22,22 @@ from pytest_schedemu.errors import (
     UnknownOperationException,
     ValidationException,
 )
-
-if TYPE_CHECKING:
-    from pytest_schedemu.emulator import Emulator
+from pytest_schedemu.records import Records
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.steering import TargetControl, TargetControls
+from pytest_schedemu.times import ztime
 
 PREFIX = "/_schedemu/"
 
 Handler = Callable[[dict[str, Any], dict[str, str]], Any]
+#: Empties the emulator's state, placing the clock at the given start if any.
+Reset = Callable[[Any], None]
 
 
 def to_json(value: Any) -> Any:
     """Records as JSON: dataclasses as objects, datetimes as Z-times."""
     if isinstance(value, datetime):
-        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return ztime(value)
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, (list, tuple)):
@@ -43,8 +48,20 @@ def to_json(value: Any) -> Any:
 
 
 class ControlApi:
-    def __init__(self, emulator: Emulator) -> None:
-        self.emulator = emulator
+    def __init__(
+        self,
+        *,
+        records: Records,
+        clock: Clock,
+        controls: TargetControls,
+        settings: Settings,
+        reset: Reset,
+    ) -> None:
+        self._records = records
+        self._clock = clock
+        self._controls = controls
+        self._settings = settings
+        self._reset = reset
         self.routes: dict[tuple[str, str], Handler] = {
             ("GET", "health"): self.health,
             ("GET", "clock"): self.clock,
@@ -81,7 +98,7 @@ class ControlApi:
         if not raw.strip():
             return {}
         try:
-            body = json.loads(raw)
+            body = jsontext.loads(raw)
         except ValueError:
             raise SerializationException() from None
         if not isinstance(body, dict):
@@ -91,19 +108,17 @@ class ControlApi:
     # -- handlers --------------------------------------------------------------------------
 
     def health(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        emu = self.emulator
         return {
             "status": "ok",
             "version": __version__,
-            "now": emu.clock.now(),
-            "clock": "real" if emu.clock.real_time else "virtual",
-            "region": emu.region,
-            "account_id": emu.account_id,
+            "now": self._clock.now(),
+            "clock": "real" if self._clock.real_time else "virtual",
+            "region": self._settings.region,
+            "account_id": self._settings.account_id,
         }
 
     def clock(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        clock = self.emulator.clock
-        return {"now": clock.now(), "real_time": clock.real_time}
+        return {"now": self._clock.now(), "real_time": self._clock.real_time}
 
     def _travel(self, move: Callable[[], list[Any]]) -> Any:
         try:
@@ -112,7 +127,7 @@ class ControlApi:
             raise ConflictException(str(error)) from None
         except (TypeError, ValueError) as error:
             raise ValidationException(str(error)) from None
-        return {"now": self.emulator.clock.now(), "attempts": attempts}
+        return {"now": self._clock.now(), "attempts": attempts}
 
     def advance(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         units = ("seconds", "minutes", "hours", "days", "weeks")
@@ -125,7 +140,7 @@ class ControlApi:
             _number(body, unit) if unit in body else 0.0 for unit in units
         )
         return self._travel(
-            lambda: self.emulator.clock.advance(
+            lambda: self._clock.advance(
                 seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks
             )
         )
@@ -137,44 +152,44 @@ class ControlApi:
                 'Give the destination as {"time": "2026-03-02T00:00:00Z"} (ISO 8601 with an '
                 "offset)."
             )
-        return self._travel(lambda: self.emulator.clock.move_to(when))
+        return self._travel(lambda: self._clock.move_to(when))
 
     def tick(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._travel(self.emulator.tick)
+        return self._travel(self._clock.tick)
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self.emulator.attempts(
+        return self._records.attempts(
             schedule=query.get("schedule"),
             group=query.get("group"),
             target_arn=query.get("target_arn"),
         )
 
     def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self.emulator.deliveries(
+        return self._records.deliveries(
             target_arn=query.get("target_arn"),
             schedule=query.get("schedule"),
             group=query.get("group"),
         )
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self.emulator.dead_letters(query.get("queue_arn"))
+        return self._records.dead_letters(query.get("queue_arn"))
 
     def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         schedule = query.get("schedule")
         if not schedule:
             raise ValidationException("Give the schedule: executions?schedule=<name>&group=<g>")
-        return self.emulator.executions(schedule, group=query.get("group") or "default")
+        return self._records.executions(schedule, group=query.get("group") or "default")
 
     def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self.emulator.activity(query.get("kind"))
+        return self._records.activity(query.get("kind"))
 
-    def _target_arn(self, body: dict[str, Any]) -> str:
+    def _target(self, body: dict[str, Any]) -> TargetControl:
         arn = body.get("arn")
         if not isinstance(arn, str) or not arn:
             raise ValidationException(
                 'Give the target as {"arn": "<target ARN or service:action>"}'
             )
-        return arn
+        return TargetControl(self._controls, arn, self._records.attempts_at)
 
     def fail_target(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         times = body.get("times")
@@ -186,28 +201,27 @@ class ControlApi:
             if body.get(key) is not None
         }
         try:
-            self.emulator.target(self._target_arn(body)).fail(times=times, **options)
+            self._target(body).fail(times=times, **options)
         except (TypeError, ValueError) as error:
             raise ValidationException(str(error)) from None
         return {}
 
     def missing_target(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        self.emulator.target(self._target_arn(body)).missing()
+        self._target(body).missing()
         return {}
 
     def recover_target(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        self.emulator.target(self._target_arn(body)).recover()
+        self._target(body).recover()
         return {}
 
     def reset(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        start = body.get("start")
-        if start is not None and self.emulator.clock.real_time:
-            raise ConflictException("A real-time clock cannot be placed; reset without start")
         try:
-            self.emulator.reset(start=start)
+            self._reset(body.get("start"))
+        except ClockError as error:
+            raise ConflictException(str(error)) from None
         except (TypeError, ValueError) as error:
             raise ValidationException(str(error)) from None
-        return {"now": self.emulator.clock.now()}
+        return {"now": self._clock.now()}
 
 
 def _number(body: dict[str, Any], key: str) -> float:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
-from pytest_schedemu.dispatch.targets import check_target
-from pytest_schedemu.errors import ResourceNotFoundException, ValidationException
+from pytest_schedemu.errors import ValidationException, group_not_found
 from pytest_schedemu.expressions import (
     InvalidScheduleExpression,
     InvalidTimezone,
@@ -37,10 +36,9 @@ from pytest_schedemu.model import (
 )
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
+from pytest_schedemu.targets import check_target
+from pytest_schedemu.times import epoch_number, floor_epoch
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_SECOND = timedelta(seconds=1)
-_MS = timedelta(milliseconds=1)
 # A recurring schedule may not start more than five minutes before it is created.
 _START_DATE_GRACE = timedelta(minutes=5)
 DEFAULT_PAGE_SIZE = 100
@@ -55,15 +53,6 @@ class Call:
     account_id: str
     region: str
     now: datetime
-
-
-def epoch_number(instant: datetime) -> float:
-    """A timestamp as AWS renders it: epoch seconds with at most three decimals."""
-    return ((instant - _EPOCH) // _MS) / 1000
-
-
-def truncate_to_ms(instant: datetime) -> datetime:
-    return instant.replace(microsecond=instant.microsecond // 1000 * 1000)
 
 
 def render_schedule(schedule: Schedule) -> Document:
@@ -206,7 +195,7 @@ class Operations:
             # In epoch seconds: a local time late on 9999-12-31 may lie past what a
             # datetime can hold, and such an instant is simply in the future.
             nominal = timeline(expression, timezone=zone, created_at=call.now).next_after_epoch(-1)
-            if nominal is None or nominal < (call.now - _EPOCH) // _SECOND:
+            if nominal is None or nominal < floor_epoch(call.now):
                 raise ValidationException(f"Invalid Schedule Expression {text}.")
         target = build_target(params["Target"])
         problem = check_target(target, region=call.region)
@@ -323,7 +312,7 @@ class Operations:
             call.account_id,
             call.region,
         ):
-            raise ResourceNotFoundException(f"Schedule group {parsed.name} does not exist.")
+            raise group_not_found(parsed.name)
         return parsed.name
 
     def tag_resource(self, call: Call, params: Document) -> Document:

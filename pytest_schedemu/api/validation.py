@@ -25,9 +25,9 @@ from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
 
 from pytest_schedemu.errors import SerializationException, ValidationException
+from pytest_schedemu.times import EPOCH, to_epoch
 
 _DATA = Path(__file__).parent / "data"
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 # Timestamps are accepted as epoch seconds (what botocore sends) or as ISO 8601 text that
 # names its offset; a naive time would silently depend on the server's zone.
@@ -63,7 +63,7 @@ def _render(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_render(item) for item in value) + "]"
     if isinstance(value, datetime):
-        return str(round((value - _EPOCH).total_seconds(), 3))
+        return str(round(to_epoch(value), 3))
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
@@ -265,7 +265,7 @@ def parse_timestamp(value: Any) -> datetime:
             raise SerializationException()
         milliseconds = int(value * 1000) if isinstance(value, float) else value * 1000
         try:
-            return _EPOCH + timedelta(milliseconds=milliseconds)
+            return EPOCH + timedelta(milliseconds=milliseconds)
         except OverflowError:
             raise SerializationException() from None
     match = _ISO_WITH_OFFSET.fullmatch(value.strip()) if isinstance(value, str) else None

@@ -15,55 +15,51 @@ other on generated scenarios.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from pytest_schedemu.dispatch.history import SUCCESS, Attempt
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
-from pytest_schedemu.dispatch.queue import Entry, WorkQueue
+from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, WorkItem
+from pytest_schedemu.records import SUCCESS, Attempt
+
+if TYPE_CHECKING:
+    from pytest_schedemu.dispatch.planner import Planner
 
 # Only worth it, and only tried, when the stretch to play out is at least this long.
 MIN_SPAN_SECONDS = 3600
 
-GENERATE, FIRST_ATTEMPT = 0, 1
-
-IsCurrent = Callable[[Plan, int], bool]
-Push = Callable[[int, int, int, int, int, object, int], None]
-Offset = Callable[[Plan, int], int]
-Record = Callable[[Job], Attempt]
-
 
 def play_in_bulk(
-    queue: WorkQueue,
+    planner: Planner,
     *,
     limit: int,
     start: int,
     cap: int | None,
     seed: int,
-    is_current: IsCurrent,
-    offset: Offset,
-    push: Push,
-    record: Record,
-    retain: Callable[[Occurrence], None],
+    succeed: Callable[[Job], Attempt],
 ) -> list[Attempt] | None:
     """Every attempt due up to ``limit``, in order, or None (and nothing changed) when the
-    stretch holds something other than plain occurrences."""
+    stretch holds something other than plain occurrences.
+
+    ``succeed`` makes the record of a successful attempt.
+    """
+    queue = planner.queue
     starting: list[tuple[int, int, Plan]] = []  # (due, nominal, plan) of the first occurrence
-    later: list[tuple[int, Entry]] = []
-    for due, entry in queue.entries():
-        kind, subject, version = entry[3], entry[5], entry[6]
-        if kind == GENERATE:
-            if not is_current(subject, version):
+    later: list[tuple[int, WorkItem]] = []
+    for due, item in queue.items():
+        if item.kind == GENERATE:
+            plan = item.subject
+            if not planner.is_current(plan, item.version):
                 continue
             if due > limit:
-                later.append((due, entry))
-            elif subject.schedule.action_after_completion != "NONE":
+                later.append((due, item))
+            elif plan.schedule.action_after_completion != "NONE":
                 return None
             else:
-                starting.append((due, entry[1], subject))
+                starting.append((due, item.nominal, plan))
         elif due <= limit:
             return None
         else:
-            later.append((due, entry))
+            later.append((due, item))
 
     # Occurrences are made per plan in nominal order, as the queue would make them, and
     # their first attempts then sorted by (due, incarnation, nominal), the queue's order.
@@ -71,44 +67,49 @@ def play_in_bulk(
     for due, first, plan in starting:
         seq = plan.seq
         # A one-time schedule in the past is due at its activation, not its nominal time.
-        attempt_due = due + offset(plan, first)
+        attempt_due = due + planner.offset(plan, first)
         planned.append((attempt_due, seq, first, Occurrence(plan, first, attempt_due)))
         if not plan.timeline.recurring:
             continue
         flexible = plan.schedule.flexible_time_window.maximum_window_in_minutes
         for nominal in plan.timeline.between_epochs(first + 1, limit + 1):
-            attempt_due = nominal + offset(plan, nominal) if flexible else nominal
+            attempt_due = nominal + planner.offset(plan, nominal) if flexible else nominal
             planned.append((attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due)))
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
         return None
 
     queue.clear()
-    for due, entry in later:
-        queue.push(due, entry)
-    for _, _, _, occurrence in planned:
-        occurrence.plan.occurrences.append(occurrence)
-        retain(occurrence)
+    for due, item in later:
+        queue.push(due, item)
+    history = planner.history
+    index = 0
     for _, _, plan in starting:
-        last = plan.occurrences[-1].nominal
-        plan.last_dispatched = last
+        # ``planned`` holds each plan's occurrences together, in the order of ``starting``.
+        end = index + 1
+        while end < len(planned) and planned[end][3].plan is plan:
+            end += 1
+        history.add_executions(plan.arn, [entry[3] for entry in planned[index:end]])
+        plan.last_dispatched = planned[end - 1][2]
+        index = end
+        plan.next_nominal = None
         if plan.timeline.recurring:
-            following = plan.timeline.next_after_epoch(last)
+            following = plan.timeline.next_after_epoch(plan.last_dispatched)
             if following is None:
                 plan.done_generating = True
             else:
-                push(following, plan.seq, following, 0, GENERATE, plan, plan.version)
+                planner.push(following, plan.seq, following, 0, GENERATE, plan, plan.version)
     planned.sort()  # (due, incarnation, nominal) is unique, so occurrences never compare
     made: list[Attempt] = []
     for attempt_due, seq, nominal, occurrence in planned:
         if attempt_due > limit:
             # Its flexible window reaches past the stretch: the first attempt stays queued.
             occurrence.plan.pending.add(occurrence)
-            push(attempt_due, seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
+            planner.push(attempt_due, seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
             continue
         attempted = max(attempt_due, start)
         occurrence.first_attempt_at = attempted
         occurrence.status = SUCCESS
-        attempt = record(Job(occurrence, 1, attempted, seed))
+        attempt = succeed(Job(occurrence, 1, attempted, seed))
         occurrence.attempts.append(attempt)
         made.append(attempt)
     return made

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_schedemu.dispatch.events import Instant, ztime
+from pytest_schedemu.times import Moment, ztime
 
 #: SQS's limit for one message: the UTF-8 body plus every attribute's name, type and value.
 MAX_MESSAGE_BYTES = 262_144
@@ -50,7 +50,7 @@ def build_dead_letter(
     execution_id: str,
     exhausted_condition: str | None,
     retry_attempts: int,
-    scheduled_time: Instant,
+    scheduled_time: Moment,
     schedule_arn: str,
     target_arn: str,
 ) -> DeadLetterMessage:

@@ -9,35 +9,18 @@ are retryable, any other 4xx (a missing queue or function, a denied call) is per
 
 from __future__ import annotations
 
-import base64
 import logging
 import threading
 from typing import Any
 
-from pytest_schedemu.dispatch.delivery import (
-    OK,
-    DeadLetterRequest,
-    DeliveryRequest,
-    Outcome,
-)
-from pytest_schedemu.dispatch.targets import classify_error
+from pytest_schedemu.delivery import OK, DeadLetterRequest, DeliveryRequest, Outcome
+from pytest_schedemu.targets import classify_error, decode_blobs, target_kind
 
 logger = logging.getLogger("pytest_schedemu.delivery")
 
 INTERNAL_CODE = "AWS.Scheduler.InternalServerError"
 INTERNAL_MESSAGE = "Unexpected error occurred while processing the request"
 VALIDATION_CODE = "ValidationException"
-
-
-def _decoded_blobs(kind: str, request: dict[str, Any]) -> dict[str, Any]:
-    # The materialized request carries Kinesis and Firehose data base64-encoded, as it
-    # travels on the wire; boto3 takes the raw bytes and encodes them itself.
-    if kind == "kinesis":
-        return {**request, "Data": base64.b64decode(request["Data"])}
-    if kind == "firehose":
-        record = request["Record"]
-        return {**request, "Record": {**record, "Data": base64.b64decode(record["Data"])}}
-    return request
 
 
 class Boto3Delivery:
@@ -118,7 +101,9 @@ class Boto3Delivery:
             request.service,
             request.operation,
             request.region,
-            _decoded_blobs(request.target_kind, params),
+            # The request carries Kinesis and Firehose data base64-encoded, as it travels on
+            # the wire; boto3 takes the raw bytes and encodes them itself.
+            decode_blobs(target_kind(request.target_arn), params),
         )
 
     def send_dead_letter(self, request: DeadLetterRequest) -> Outcome:

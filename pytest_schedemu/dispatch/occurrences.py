@@ -8,33 +8,17 @@ only when a delivery backend or a test needs it.
 
 from __future__ import annotations
 
-import math
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pytest_schedemu.dispatch import events
-from pytest_schedemu.dispatch.delivery import DeliveryRequest, Outcome
-from pytest_schedemu.dispatch.history import PENDING, Attempt, Execution, parse_json
-from pytest_schedemu.dispatch.targets import MaterializedRequest, TargetPlan
+from pytest_schedemu import jsontext
+from pytest_schedemu.delivery import DeliveryRequest, Outcome
 from pytest_schedemu.expressions import Timeline
 from pytest_schedemu.model import Schedule
+from pytest_schedemu.records import PENDING, Attempt, Execution
+from pytest_schedemu.targets import MaterializedRequest, TargetPlan, events
+from pytest_schedemu.times import floor_epoch, from_epoch
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 NEVER = 1 << 62  # sorts after every real instant and incarnation number
-LAST_INSTANT = (datetime.max.replace(tzinfo=timezone.utc) - _EPOCH) // timedelta(seconds=1)
-
-
-def instant(epoch: int) -> datetime:
-    return _EPOCH + timedelta(seconds=epoch)
-
-
-def epoch(instant: datetime) -> float:
-    return (instant - _EPOCH).total_seconds()
-
-
-def retry_delay(retries_made: int) -> int:
-    """Seconds from a failed attempt to the next one: 60 s doubling, capped at one day."""
-    return 86400 if retries_made >= 11 else min(86400, 60 << retries_made)
 
 
 class Plan:
@@ -47,7 +31,7 @@ class Plan:
         "done_generating",
         "last_dispatched",
         "missing",
-        "occurrences",
+        "next_nominal",
         "pending",
         "record_fields",
         "schedule",
@@ -62,8 +46,9 @@ class Plan:
         self.arn = schedule.arn
         self.version = 0
         self.last_dispatched: int | None = None
+        #: The nominal time of the plan's queued generation, if one is queued.
+        self.next_nominal: int | None = None
         self.pending: set[Occurrence] = set()
-        self.occurrences: list[Occurrence] = []
         self.schedule = schedule
         self.activation = 0
         self.done_generating = False
@@ -77,13 +62,14 @@ class Plan:
         """Take a new definition (a create or an update): a new version of the plan."""
         self.schedule = schedule
         self.version += 1
+        self.next_nominal = None
         self.done_generating = False
-        self.activation = math.floor(epoch(schedule.last_modification_date))
+        self.activation = floor_epoch(schedule.last_modification_date)
         self.timeline = timeline
         self.target = target
         missing = target.missing_error
         self.missing = None if missing is None else Outcome.failure(*missing, False)
-        self.carries_payload = carries_payload_of(target)
+        self.carries_payload = target.carries_payload
         # The fields every attempt record of this definition shares; a successful one
         # only adds its attempt number.
         self.record_fields = {
@@ -145,13 +131,13 @@ class Occurrence:
         schedule = self.schedule
         return Execution(
             schedule_arn=self.plan.arn,
-            scheduled_time=instant(self.nominal),
+            scheduled_time=from_epoch(self.nominal),
             event_id=self.event_id,
             status=self.status,
             attempts=tuple(self.attempts),
             group_name=schedule.group_name,
             schedule_name=schedule.name,
-            first_attempt_due=instant(self.first_due),
+            first_attempt_due=from_epoch(self.first_due),
             exhausted_condition=self.exhausted,
         )
 
@@ -208,9 +194,9 @@ class Job:
     def compute(self, name: str) -> Any:
         """A lazily built Attempt's field (see ``history.LAZY_FIELDS``)."""
         if name == "scheduled_time":
-            return instant(self.occurrence.nominal)
+            return from_epoch(self.occurrence.nominal)
         if name == "attempted_at":
-            return instant(self.attempted_at)
+            return from_epoch(self.attempted_at)
         if name == "event_id":
             return self.occurrence.event_id
         if name == "execution_id":
@@ -218,7 +204,7 @@ class Job:
         if name == "input":
             return self.payload if self.occurrence.carries_payload else None
         if name == "payload":
-            return parse_json(self.payload) if self.occurrence.carries_payload else None
+            return jsontext.loads_or_none(self.payload) if self.occurrence.carries_payload else None
         if name == "request":
             return self.materialized.data
         if name == "request_text":
@@ -241,17 +227,5 @@ class Job:
             # Universal targets name no region: they call the schedule's own.
             region=kind.region or occurrence.schedule.region,
             attempt_number=self.number,
-            attempted_at=instant(self.attempted_at),
+            attempted_at=from_epoch(self.attempted_at),
         )
-
-
-# Kinds whose request never carries the payload (§5.11), unless their Input is given.
-_PAYLOAD_FREE_KINDS = frozenset({"sagemaker", "codepipeline", "inspector"})
-_INPUT_ONLY_KINDS = frozenset({"ecs", "codebuild"})
-
-
-def carries_payload_of(target: TargetPlan) -> bool:
-    name = target.kind.name
-    if name in _PAYLOAD_FREE_KINDS:
-        return False
-    return name not in _INPUT_ONLY_KINDS or target.target.input is not None

@@ -68,7 +68,7 @@ def test_stop_returns_quickly_and_joins_the_server_thread() -> None:
     assert any(t.name == "schedemu-connection" for t in ours)
     started = time.perf_counter()
     emu.stop()
-    assert time.perf_counter() - started < 0.1
+    assert time.perf_counter() - started < 1.0  # about 20 ms; generous for a busy machine
     assert not [t for t in ours if t.is_alive()]
 
 

@@ -54,7 +54,7 @@ SCENARIO = st.tuples(
 
 def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
     with Emulator(start=START, transport="inprocess") as emu:
-        emu.dispatcher.bulk_min_span = 0 if bulk else None
+        emu._dispatcher.bulk_min_span = 0 if bulk else None
         client = emu.client()
         for index, spec in enumerate(sorted(schedules, key=lambda s: s["created_after"])):
             target = emu.clock.now().replace(tzinfo=timezone.utc)
@@ -99,7 +99,7 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
         # What is still queued must play out the same way too.
         emu.clock.advance(hours=6)
         after = [(a.schedule_arn, a.scheduled_time, a.attempted_at) for a in emu.attempts()]
-        return records, executions, upcoming, after, emu.dispatcher.bulk_runs
+        return records, executions, upcoming, after, emu._dispatcher.bulk_runs
 
 
 @settings(
@@ -139,7 +139,7 @@ def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
 
 def test_failures_keep_the_stretch_item_by_item() -> None:
     with Emulator(start=START, transport="inprocess") as emu:
-        emu.dispatcher.bulk_min_span = 0
+        emu._dispatcher.bulk_min_span = 0
         emu.target("arn:aws:sqs:us-east-1:123456789012:q").fail(times=1)
         emu.client().create_schedule(
             Name="s",
@@ -148,5 +148,5 @@ def test_failures_keep_the_stretch_item_by_item() -> None:
             Target={"Arn": "arn:aws:sqs:us-east-1:123456789012:q", "RoleArn": ROLE},
         )
         emu.clock.advance(days=1)
-        assert emu.dispatcher.bulk_runs == 0
+        assert emu._dispatcher.bulk_runs == 0
         assert [a.attempt_number for a in emu.attempts()[:2]] == [1, 2]

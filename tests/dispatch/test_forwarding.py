@@ -225,7 +225,7 @@ def test_throttled_target_retries_then_dead_letters_with_the_condition() -> None
 
         def send_dead_letter(self, request: Any) -> Any:
             recorded.append(request)
-            from pytest_schedemu.dispatch.delivery import OK
+            from pytest_schedemu.delivery import OK
 
             return OK
 

@@ -113,12 +113,16 @@ def test_max_records_bounds_attempts_and_executions() -> None:
         for _ in range(10):
             emu.clock.advance(minutes=100)
         attempts = emu.attempts()
+        executions = emu.executions("s1")
         assert 95 <= len(attempts) <= 100
-        assert emu.dropped_records == 1001 - len(attempts)
-        # The newest are kept, in order, and executions are bounded alike.
+        assert 95 <= len(executions) <= 100
+        dropped = emu.dropped_records
+        assert dropped.attempts == 1001 - len(attempts)
+        assert dropped.executions == 1001 - len(executions)
+        assert dropped == dropped.attempts + dropped.executions
+        # The newest are kept, in order.
         assert attempts[-1].scheduled_time == emu.clock.now()
-        assert len(emu.executions("s1")) <= 100
-        assert emu.executions("s1")[-1].scheduled_time == emu.clock.now()
+        assert executions[-1].scheduled_time == emu.clock.now()
 
 
 def test_records_are_unbounded_below_the_default_cap(emu: Emulator, client: Any) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pytest_schedemu.dispatch.queue import WorkQueue
+from pytest_schedemu.dispatch.queue import WorkItem, WorkQueue
 
 
-def entry(seq: int, counter: int) -> tuple[int, int, int, int, int, object, int]:
-    return (seq, 0, 0, 0, counter, None, 0)
+def entry(seq: int, counter: int) -> WorkItem:
+    return WorkItem(seq, 0, 0, 0, counter, None, 0)
 
 
 def drain(queue: WorkQueue) -> list[tuple[int, int]]:
@@ -51,5 +51,5 @@ def test_entries_lists_only_what_is_left() -> None:
         queue.push(10, entry(seq, seq))
     queue.peek()
     queue.pop()
-    assert [item[0] for _, item in queue.entries()] == [2]
+    assert [item[0] for _, item in queue.items()] == [2]
     assert len(queue) == 1

@@ -40,10 +40,10 @@ class Recorder:
     """Wraps the store's observer to log each change with the virtual time it took effect."""
 
     def __init__(self, emu: Emulator) -> None:
-        self.inner = emu.store.observer
+        self.inner = emu._store.observer
         self.clock = emu.clock
         self.log: list[tuple[str, int, float, Schedule]] = []
-        emu.store.observer = self
+        emu._store.observer = self
 
     def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
         self.log.append(("saved", schedule.incarnation, epoch(self.clock.now()), schedule))

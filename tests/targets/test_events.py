@@ -7,14 +7,14 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pytest_schedemu.dispatch.events import (
+from pytest_schedemu.targets.events import (
     default_event,
     event_id,
     execution_id,
     flexible_offset,
     substitute,
-    ztime,
 )
+from pytest_schedemu.times import ztime
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 T = datetime(2030, 1, 1, tzinfo=timezone.utc)

@@ -1,104 +1,26 @@
-"""Delivery: how one attempt reaches its target, and how tests steer the outcome.
+"""What tests ask of targets: injected failures, handlers, missing targets, denied roles.
 
-A ``Delivery`` backend knows nothing of schedules: it gets a materialized request and
-answers an ``Outcome``. ``RecordingDelivery`` (the default) accepts everything; the
-dispatcher records every attempt whatever the backend. ``TargetControls`` sit in front of
-the backend and apply what a test asked for: injected failures, handlers, missing targets
-and denied roles.
+``TargetControls`` owns every rule behind its own lock; the dispatcher consults it on each
+attempt (from the clock's thread, or from delivery threads in real time) while tests and
+the control API change it from theirs. A rule is never changed in place: a change builds a
+new rule and swaps it in under the lock, so a reader never sees half of one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
+from pytest_schedemu.delivery import OK, Outcome
 from pytest_schedemu.errors import DeliveryError
-
-ACCESS_DENIED_MESSAGE = (
-    "The execution role you provide must allow AWS EventBridge Scheduler to assume the role."
-)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How one attempt ended: ``ok``, or a failure that is retryable or permanent."""
-
-    ok: bool
-    code: str | None = None
-    message: str | None = None
-    retryable: bool = False
-
-    @classmethod
-    def failure(cls, code: str, message: str | None, retryable: bool) -> Outcome:
-        return cls(False, code, message or "", retryable)
-
-
-OK = Outcome(True)
-
-
-@dataclass(frozen=True)
-class DeliveryRequest:
-    """One attempt as a delivery backend sees it."""
-
-    target_arn: str
-    target_kind: str
-    role_arn: str
-    #: The target API's request, parsed; ``request_text`` is its exact JSON text.
-    request: dict[str, Any]
-    request_text: str
-    #: The target's service and operation, e.g. ("sqs", "SendMessage"); None for generic.
-    service: str | None
-    operation: str | None
-    region: str | None
-    attempt_number: int
-    attempted_at: datetime
-
-
-@dataclass(frozen=True)
-class DeadLetterRequest:
-    """A dead-letter message as a delivery backend sends it (SQS SendMessage)."""
-
-    queue_arn: str
-    queue_url: str
-    body: str
-    #: SendMessage-shaped attributes: {name: {"DataType": "String", "StringValue": …}}.
-    message_attributes: dict[str, dict[str, str]]
-
-
-class Delivery(Protocol):
-    #: False for a backend that answers without looking at the request: the dispatcher
-    #: then does not build one (``deliver`` gets None).
-    needs_request: bool
-
-    def deliver(self, request: DeliveryRequest | None) -> Outcome: ...
-
-    def send_dead_letter(self, request: DeadLetterRequest) -> Outcome: ...
-
-    def close(self) -> None: ...
-
-
-class RecordingDelivery:
-    """The default backend: every target exists and accepts every request."""
-
-    needs_request = False
-
-    def deliver(self, request: DeliveryRequest | None) -> Outcome:
-        return OK
-
-    def send_dead_letter(self, request: DeadLetterRequest) -> Outcome:
-        return OK
-
-    def close(self) -> None:
-        pass
-
 
 Handler = Callable[[Any], Any]
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Rule:
     failures_left: int | None = 0  # None: every attempt fails
     failing: bool = False
@@ -115,16 +37,17 @@ class TargetControls:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._rules: dict[str, _Rule] = {}
-        self._denied_roles: set[str] = set()
+        self._denied_roles: frozenset[str] = frozenset()
 
     def clear(self) -> None:
         with self._lock:
-            self._rules.clear()
-            self._denied_roles.clear()
+            self._rules = {}
+            self._denied_roles = frozenset()
 
-    def rule(self, key: str) -> _Rule:
+    def change(self, key: str, **changes: Any) -> None:
+        """Set fields of ``key``'s rule (creating it), all at once."""
         with self._lock:
-            return self._rules.setdefault(key, _Rule())
+            self._rules[key] = dataclasses.replace(self._rules.get(key, _Rule()), **changes)
 
     def drop(self, key: str) -> None:
         with self._lock:
@@ -132,14 +55,16 @@ class TargetControls:
 
     def deny_role(self, role_arn: str) -> None:
         with self._lock:
-            self._denied_roles.add(role_arn)
+            self._denied_roles = self._denied_roles | {role_arn}
 
     def allow_role(self, role_arn: str) -> None:
         with self._lock:
-            self._denied_roles.discard(role_arn)
+            self._denied_roles = self._denied_roles - {role_arn}
 
     @property
     def idle(self) -> bool:
+        # Read without the lock on the hot path: both are replaced, never mutated, so a
+        # racing reader sees the old or the new value, and either is a valid answer.
         return not self._rules and not self._denied_roles
 
     def role_denied(self, role_arn: str) -> bool:
@@ -160,20 +85,23 @@ class TargetControls:
         ``attempt`` builds the record a handler receives; it is only called for handlers.
         """
         with self._lock:
-            rule = next((self._rules[k] for k in keys if k in self._rules), None)
-            if rule is None:
+            key = next((k for k in keys if k in self._rules), None)
+            if key is None:
                 return None
+            rule = self._rules[key]
             if rule.missing and missing_error is not None:
                 return missing_error
             if rule.failing and (rule.failures_left is None or rule.failures_left > 0):
                 if rule.failures_left is not None:
-                    rule.failures_left -= 1
-                    if rule.failures_left == 0:
-                        rule.failing = False
+                    left = rule.failures_left - 1
+                    self._rules[key] = dataclasses.replace(
+                        rule, failures_left=left, failing=left > 0
+                    )
                 return Outcome.failure(rule.error_code, rule.message, rule.retryable)
             handler = rule.handler
         if handler is None:
             return None
+        # The handler runs outside the lock: it may take its time, or steer targets itself.
         try:
             handler(attempt())
         except DeliveryError as error:
@@ -209,24 +137,26 @@ class TargetControl:
             raise TypeError(f"Unsupported message {message!r}: expected a string")
         if not isinstance(retryable, bool):
             raise TypeError(f"Unsupported retryable {retryable!r}: expected True or False")
-        rule = self._controls.rule(self.key)
-        rule.failing = True
-        rule.failures_left = times
-        rule.error_code = error_code
-        rule.message = message
-        rule.retryable = retryable
+        self._controls.change(
+            self.key,
+            failing=True,
+            failures_left=times,
+            error_code=error_code,
+            message=message,
+            retryable=retryable,
+        )
         return self
 
     def handle(self, handler: Handler) -> TargetControl:
         """Run ``handler(attempt)`` as the target; raising fails the attempt (§ DeliveryError)."""
         if not callable(handler):
             raise TypeError(f"Unsupported handler {handler!r}: expected a callable")
-        self._controls.rule(self.key).handler = handler
+        self._controls.change(self.key, handler=handler)
         return self
 
     def missing(self) -> TargetControl:
         """Declare the target missing: attempts fail permanently as its service would."""
-        self._controls.rule(self.key).missing = True
+        self._controls.change(self.key, missing=True)
         return self
 
     def recover(self) -> TargetControl:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_schedemu.dispatch.events import default_event
-from pytest_schedemu.dispatch.targets import (
+from pytest_schedemu.model import Target
+from pytest_schedemu.targets import (
     RETRYABLE_ERROR_CODES,
     TargetKind,
     check_target,
@@ -19,7 +19,7 @@ from pytest_schedemu.dispatch.targets import (
     queue_url,
     target_kind,
 )
-from pytest_schedemu.model import Target
+from pytest_schedemu.targets.events import default_event
 
 SCHEDULE = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 ROLE = "arn:aws:iam::123456789012:role/scheduler"

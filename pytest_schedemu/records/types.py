@@ -1,19 +1,14 @@
-"""What happened: delivery attempts, dead letters, executions and other dispatcher activity.
+"""The records of what happened: attempts, dead letters, executions and other activity.
 
-Records are frozen dataclasses handed to tests; lists are in dispatch order. An
+Records are frozen dataclasses handed to tests; lists of them are in dispatch order. An
 ``Execution`` is a snapshot of one occurrence's history, taken when it is asked for.
 """
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Protocol, TypeVar
-
-T = TypeVar("T")
+from typing import Any, Protocol
 
 # Execution statuses.
 SUCCESS = "success"
@@ -23,16 +18,6 @@ CANCELLED = "cancelled"
 # An occurrence whose first attempt has not been made yet (it waits out a flexible window);
 # internal only: executions() does not list such occurrences.
 PENDING = "pending"
-
-
-def parse_json(text: str | None) -> Any:
-    """The JSON value of ``text``, or None when it is absent or not JSON."""
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True)
@@ -147,8 +132,7 @@ class Execution:
 class Activity:
     """Dispatcher activity other than attempts: drops, cancellations, automatic deletes…
 
-    ``kind`` is one of ``dead_lettered``, ``dropped``, ``dlq_failed``, ``dlq_skipped``,
-    ``cancelled``, ``auto_deleted``, ``group_removed``.
+    ``kind`` is one of ``ACTIVITY_KINDS``.
     """
 
     kind: str
@@ -158,60 +142,21 @@ class Activity:
     detail: str = ""
 
 
-class History:
-    """Append-only logs, safe to read from any thread while the dispatcher writes."""
-
-    def __init__(self, max_records: int | None = None) -> None:
-        self._lock = threading.Lock()
-        self.max_records = max_records
-        self.dropped_records = 0
-        self._attempts: list[Attempt] = []
-        self._dead_letters: list[DeadLetter] = []
-        self._activity: list[Activity] = []
-        #: Called with every attempt as it is recorded (``schedemu serve`` logs them).
-        self.listeners: list[Callable[[Attempt], None]] = []
-
-    def clear(self) -> None:
-        with self._lock:
-            self._attempts.clear()
-            self._dead_letters.clear()
-            self._activity.clear()
-            self.dropped_records = 0
-
-    def add_attempt(self, attempt: Attempt) -> None:
-        self.add_attempts((attempt,))
-
-    def add_attempts(self, new: Sequence[Attempt]) -> None:
-        attempts = self._attempts
-        attempts.extend(new)
-        for listener in self.listeners:
-            for attempt in new:
-                listener(attempt)
-        if self.max_records is not None and len(attempts) > self.max_records:
-            # Drop the oldest twentieth at once: trimming one record per append would make
-            # every append past the cap cost a full list shift.
-            excess = len(attempts) - self.max_records + max(1, self.max_records // 20)
-            with self._lock:
-                del attempts[:excess]
-                self.dropped_records += excess
-
-    def add_dead_letter(self, letter: DeadLetter) -> None:
-        self._dead_letters.append(letter)
-
-    def add_activity(self, activity: Activity) -> None:
-        self._activity.append(activity)
-
-    def attempts(self, keep: Callable[[Attempt], bool] | None = None) -> list[Attempt]:
-        return _filtered(self._lock, self._attempts, keep)
-
-    def dead_letters(self, keep: Callable[[DeadLetter], bool] | None = None) -> list[DeadLetter]:
-        return _filtered(self._lock, self._dead_letters, keep)
-
-    def activity(self, keep: Callable[[Activity], bool] | None = None) -> list[Activity]:
-        return _filtered(self._lock, self._activity, keep)
+#: Every kind of ``Activity``, with what it records.
+ACTIVITY_KINDS = {
+    "auto_deleted": "a schedule deleted itself after its last occurrence",
+    "cancelled": "a pending occurrence was cancelled (detail: why)",
+    "dropped": "an occurrence ended failed without a dead-letter queue (detail: the error)",
+    "dead_lettered": "a dead letter was sent (detail: the queue)",
+    "dlq_failed": "sending a dead letter failed (detail: the error)",
+    "dlq_skipped": "a dead-letter queue that cannot take messages was skipped",
+    "group_removed": "a deleted schedule group finished deleting",
+}
 
 
-def _filtered(lock: threading.Lock, items: list[T], keep: Callable[[T], bool] | None) -> list[T]:
-    with lock:
-        snapshot = list(items)
-    return snapshot if keep is None else [item for item in snapshot if keep(item)]
+class ExecutionSource(Protocol):
+    """An occurrence as the history keeps it: its execution record is made when asked for."""
+
+    status: str
+
+    def snapshot(self) -> Execution: ...

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from datetime import datetime, timedelta, timezone
 from json.encoder import encode_basestring
-from typing import Union
 
-#: A nominal time: an aware datetime, or whole seconds since the Unix epoch.
-Instant = Union[datetime, int]
+from pytest_schedemu.times import Moment, ztime
 
 SCHEDULE_ARN = "<aws.scheduler.schedule-arn>"
 SCHEDULED_TIME = "<aws.scheduler.scheduled-time>"
@@ -21,24 +18,8 @@ EXECUTION_ID = "<aws.scheduler.execution-id>"
 ATTEMPT_NUMBER = "<aws.scheduler.attempt-number>"
 _PLACEHOLDER_PREFIX = "<aws.scheduler."
 
-_NAIVE_EPOCH = datetime(1970, 1, 1)
 
-
-def ztime(t: Instant) -> str:
-    """``t`` as ``YYYY-MM-DDTHH:MM:SSZ``: UTC, whole seconds (sub-seconds are dropped)."""
-    # Naive UTC values and isoformat() take half the time of strftime on an aware value, and
-    # this runs on every attempt.
-    if isinstance(t, datetime):
-        if t.tzinfo is None or t.utcoffset() is None:
-            # astimezone() would read a naive value as local time and shift it silently.
-            raise ValueError(f"Unsupported naive datetime {t!r}: expected an aware datetime")
-        t = t.astimezone(timezone.utc).replace(tzinfo=None, microsecond=0)
-    else:
-        t = _NAIVE_EPOCH + timedelta(seconds=t)
-    return t.isoformat() + "Z"
-
-
-def event_id(schedule_arn: str, t: Instant) -> str:
+def event_id(schedule_arn: str, t: Moment) -> str:
     """The id shared by every attempt of the occurrence of ``schedule_arn`` at ``t``."""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{schedule_arn}@{ztime(t)}"))
 
@@ -48,14 +29,14 @@ def execution_id(seed: int, event_id: str, attempt_number: int) -> str:
     return hashlib.sha256(f"{seed}|{event_id}|{attempt_number}".encode()).hexdigest()[:16]
 
 
-def flexible_offset(seed: int, schedule_arn: str, t: Instant, window_minutes: int) -> int:
+def flexible_offset(seed: int, schedule_arn: str, t: Moment, window_minutes: int) -> int:
     """Whole seconds in ``[0, 60 * window_minutes)`` from ``t`` to the first attempt."""
     digest = hashlib.sha256(f"{seed}|{schedule_arn}|{ztime(t)}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % (window_minutes * 60)
 
 
 def default_event(
-    event_id: str, scheduled_time: Instant, *, account: str, region: str, schedule_arn: str
+    event_id: str, scheduled_time: Moment, *, account: str, region: str, schedule_arn: str
 ) -> str:
     """The payload of a target without Input, as compact JSON in AWS's key order."""
     # The id and the Z-time never need escaping; the other three are quoted like json.dumps.
@@ -70,7 +51,7 @@ def default_event(
 def substitute(
     input_text: str,
     schedule_arn: str,
-    scheduled_time: Instant,
+    scheduled_time: Moment,
     execution_id: str,
     attempt_number: int,
 ) -> str:

@@ -1,0 +1,208 @@
+"""Planning: a plan per live incarnation, and the queue of the work they fall due with.
+
+The planner is the store's observer. A created or updated schedule gets a plan (its
+compiled timeline and prepared target) and its next occurrence queued; a removed one has
+its pending work cancelled. Items of a replaced or removed plan stay in the queue until
+they come up (or a compaction sweeps them) and are then recognised as stale: the plan is
+gone, or its version moved on.
+
+Everything here runs under the store's lock.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any, Callable
+
+from pytest_schedemu.dispatch.occurrences import NEVER, Plan
+from pytest_schedemu.dispatch.queue import (
+    COMPLETION_CHECK,
+    FIRST_ATTEMPT,
+    GENERATE,
+    GROUP_REMOVAL,
+    RETRY,
+    WorkItem,
+    WorkQueue,
+)
+from pytest_schedemu.expressions import parse_expression, timeline
+from pytest_schedemu.model import Schedule, ScheduleGroup
+from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.targets import events, plan_target
+from pytest_schedemu.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
+
+
+class Planner:
+    """Every live plan, and the work queue."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        history: History,
+        now: Callable[[], datetime],
+        notify: Callable[[], None],
+    ) -> None:
+        self.settings = settings
+        self.history = history
+        self.queue = WorkQueue()
+        self.plans: dict[int, Plan] = {}
+        # The live plan of each schedule ARN: at most one incarnation of a name lives.
+        self._by_arn: dict[str, Plan] = {}
+        self._now = now
+        self._notify = notify
+        self._sequence = 0
+
+    # -- the store's observer ----------------------------------------------------------------
+
+    def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
+        plan = self.plans.get(schedule.incarnation)
+        if plan is None or previous is None:
+            plan = Plan(schedule)
+            self.plans[plan.seq] = plan
+            self._by_arn[plan.arn] = plan
+        else:
+            self.cancel_pending(plan, "updated")
+        plan.define(
+            schedule,
+            timeline(
+                parse_expression(schedule.schedule_expression),
+                timezone=schedule.timezone,
+                start_date=schedule.start_date,
+                end_date=schedule.end_date,
+                created_at=schedule.creation_date,
+            ),
+            plan_target(
+                schedule.target,
+                schedule_arn=plan.arn,
+                queue_url_template=self.settings.sqs_queue_url_template,
+            ),
+        )
+        self._plan_first(plan)
+        self._notify()
+
+    def schedule_removed(self, schedule: Schedule, reason: str) -> None:
+        plan = self.plans.pop(schedule.incarnation, None)
+        if plan is not None:
+            if self._by_arn.get(plan.arn) is plan:
+                del self._by_arn[plan.arn]
+            plan.version += 1
+            self.cancel_pending(plan, reason)
+
+    def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None:
+        self.push(math.ceil(to_epoch(due)), NEVER, 0, 0, GROUP_REMOVAL, group, 0)
+        self._notify()
+
+    # -- planning --------------------------------------------------------------------------
+
+    def push(
+        self, due: int, seq: int, nominal: int, number: int, kind: int, subject: Any, version: int
+    ) -> None:
+        self._sequence += 1
+        self.queue.push(due, WorkItem(seq, nominal, number, kind, self._sequence, subject, version))
+        if kind == GENERATE:
+            subject.next_nominal = nominal
+
+    def _plan_first(self, plan: Plan) -> None:
+        schedule = plan.schedule
+        if not schedule.enabled:
+            return
+        if plan.timeline.recurring:
+            lower = plan.activation - 1
+            if plan.last_dispatched is not None and plan.last_dispatched > lower:
+                lower = plan.last_dispatched
+            self.plan_next(plan, lower)
+            return
+        at = plan.timeline.next_after_epoch(-NEVER)
+        if at is None or (plan.last_dispatched is not None and at <= plan.last_dispatched):
+            return
+        if at >= plan.activation:
+            self.push(at, plan.seq, at, 0, GENERATE, plan, plan.version)
+        elif self.settings.past_at == "fire":
+            # A one-time schedule whose moment has passed is delivered once, straight away.
+            self.push(plan.activation, plan.seq, at, 0, GENERATE, plan, plan.version)
+
+    def plan_next(self, plan: Plan, after: int) -> None:
+        """Queue the plan's first nominal time after ``after``, or its completion."""
+        nominal = plan.timeline.next_after_epoch(after)
+        if nominal is not None:
+            self.push(nominal, plan.seq, nominal, 0, GENERATE, plan, plan.version)
+            return
+        plan.done_generating = True
+        if self.deletes_when_done(plan):
+            due = max(plan.activation, after)
+            self.push(due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
+
+    @staticmethod
+    def deletes_when_done(plan: Plan) -> bool:
+        schedule = plan.schedule
+        if schedule.action_after_completion != "DELETE":
+            return False
+        # A recurring schedule without an EndDate is never complete, even once its cron
+        # years run out.
+        return not plan.timeline.recurring or schedule.end_date is not None
+
+    def cancel_pending(self, plan: Plan, reason: str) -> None:
+        if not plan.pending:
+            return
+        now = self._now()
+        for occurrence in sorted(plan.pending, key=lambda o: o.nominal):
+            occurrence.status = CANCELLED
+            self.history.add_activity(
+                Activity("cancelled", now, plan.arn, from_epoch(occurrence.nominal), reason)
+            )
+        plan.pending.clear()
+
+    def is_current(self, plan: Plan, version: int) -> bool:
+        """Whether work made for ``version`` of ``plan`` still stands."""
+        return self.plans.get(plan.seq) is plan and plan.version == version
+
+    def offset(self, plan: Plan, nominal: int) -> int:
+        """Seconds from a nominal time to its first attempt (the flexible window)."""
+        window = plan.schedule.flexible_time_window.maximum_window_in_minutes
+        if not window or self.settings.flexible_offsets != "hash":
+            return 0
+        return events.flexible_offset(self.settings.seed, plan.arn, nominal, window)
+
+    # -- the queue -------------------------------------------------------------------------
+
+    def is_live(self, item: WorkItem) -> bool:
+        """Whether a queued item will still do something when it comes up."""
+        kind, subject = item.kind, item.subject
+        if kind == GROUP_REMOVAL:
+            return True
+        if kind in (FIRST_ATTEMPT, RETRY):
+            return subject.status in (PENDING, RETRYING) and self.is_current(
+                subject.plan, subject.version
+            )
+        return self.is_current(subject, item.version)
+
+    def next_due(self) -> int | None:
+        """The due time of the earliest live work item, dropping stale ones on the way."""
+        queue = self.queue
+        while True:
+            head = queue.peek()
+            if head is None:
+                return None
+            due, item = head
+            if self.is_live(item):
+                return due
+            queue.pop()
+
+    def next_occurrence(self, schedule_arn: str) -> datetime | None:
+        """The next nominal time the schedule will generate, if any."""
+        plan = self._by_arn.get(schedule_arn)
+        nominal = None if plan is None else plan.next_nominal
+        # A nominal time past the year 9999 is one the clock can never reach.
+        if nominal is None or nominal > LAST_EPOCH_SECOND:
+            return None
+        return from_epoch(nominal)
+
+    def reset(self) -> None:
+        for plan in self.plans.values():
+            plan.version += 1
+            self.cancel_pending(plan, "reset")
+        self.plans.clear()
+        self._by_arn.clear()
+        self.queue.clear()

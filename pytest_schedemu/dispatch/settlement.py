@@ -1,0 +1,213 @@
+"""Settlement: what follows an attempt's outcome (§6).
+
+A success settles the occurrence. A retryable failure queues the next attempt by the retry
+policy, unless the policy is exhausted; an exhausted or permanent failure sends the dead
+letter (or records the drop). An occurrence settled for good may complete its schedule,
+which then deletes itself (ActionAfterCompletion DELETE).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from pytest_schedemu import jsontext
+from pytest_schedemu.delivery import DeadLetterRequest, Delivery, Outcome
+from pytest_schedemu.dispatch.deadletter import build_dead_letter
+from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
+from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.queue import RETRY
+from pytest_schedemu.records import (
+    INVOCATION_ERROR,
+    PENDING,
+    RETRYING,
+    SUCCESS,
+    Activity,
+    Attempt,
+    DeadLetter,
+    History,
+)
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.steering import TargetControls
+from pytest_schedemu.store import Store
+from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
+from pytest_schedemu.times import from_epoch
+
+
+def retry_delay(retries_made: int) -> int:
+    """Seconds from a failed attempt to the next one: 60 s doubling, capped at one day."""
+    return 86400 if retries_made >= 11 else min(86400, 60 << retries_made)
+
+
+def record(job: Job, outcome: Outcome) -> Attempt:
+    """The attempt record of ``job`` ending with ``outcome``; its other fields are lazy."""
+    known = job.occurrence.record_fields.copy()
+    known["attempt_number"] = job.number
+    if not outcome.ok:
+        known["succeeded"] = False
+        known["error_code"] = outcome.code
+        known["error_message"] = outcome.message
+        known["retryable"] = outcome.retryable
+    return Attempt.lazily(known, job)
+
+
+class Settlement:
+    def __init__(
+        self,
+        *,
+        planner: Planner,
+        store: Store,
+        settings: Settings,
+        history: History,
+        controls: TargetControls,
+        delivery: Callable[[], Delivery],
+        now: Callable[[], datetime],
+    ) -> None:
+        self._planner = planner
+        self._store = store
+        self._settings = settings
+        self._history = history
+        self._controls = controls
+        self._delivery = delivery
+        self._now = now
+
+    def settle(self, job: Job, outcome: Outcome) -> Attempt:
+        """Record the attempt and do what its outcome calls for."""
+        attempt = record(job, outcome)
+        occurrence = job.occurrence
+        with self._store.lock:
+            self._history.add_attempt(attempt)
+            occurrence.attempts.append(attempt)
+            if occurrence.status not in (PENDING, RETRYING):
+                # Cancelled while the attempt was under way: it counts, nothing follows.
+                return attempt
+            if outcome.ok:
+                occurrence.status = SUCCESS
+                plan = occurrence.plan
+                plan.pending.discard(occurrence)
+                if plan.schedule.action_after_completion == "DELETE":
+                    self.resolve(occurrence)
+                return attempt
+            condition = self._retry_or_exhaust(occurrence, job, outcome)
+            if condition is None:
+                return attempt
+            occurrence.status = INVOCATION_ERROR
+            occurrence.exhausted = condition
+            dead_letter = self._dead_letter_for(occurrence, attempt, condition)
+        # The dead letter goes out without the lock: a delivery backend may take its time.
+        if dead_letter is not None:
+            self._send_dead_letter(occurrence, dead_letter)
+        else:
+            self._history.add_activity(
+                Activity(
+                    "dropped",
+                    self._now(),
+                    occurrence.plan.arn,
+                    from_epoch(occurrence.nominal),
+                    f"{attempt.error_code}: {attempt.error_message}",
+                )
+            )
+        with self._store.lock:
+            self.resolve(occurrence)
+        return attempt
+
+    def _retry_or_exhaust(self, occurrence: Occurrence, job: Job, outcome: Outcome) -> str | None:
+        """Queue the next attempt, or name why the occurrence is exhausted."""
+        if not outcome.retryable:
+            return "permanent"
+        policy = occurrence.schedule.target.retry_policy
+        retries_made = job.number - 1
+        if retries_made >= policy.maximum_retry_attempts:
+            return "MaximumRetryAttempts"
+        next_due = job.attempted_at + retry_delay(retries_made)
+        assert occurrence.first_attempt_at is not None
+        if next_due > occurrence.first_attempt_at + policy.maximum_event_age_in_seconds:
+            return "MaximumEventAgeInSeconds"
+        occurrence.status = RETRYING
+        plan = occurrence.plan
+        self._planner.push(
+            next_due, plan.seq, occurrence.nominal, job.number + 1, RETRY, occurrence, 0
+        )
+        return None
+
+    def _dead_letter_for(
+        self, occurrence: Occurrence, attempt: Attempt, condition: str
+    ) -> DeadLetterRequest | None:
+        queue_arn = occurrence.schedule.target.dead_letter_arn
+        if queue_arn is None:
+            return None
+        message = build_dead_letter(
+            body=attempt.request_text,
+            error_code=attempt.error_code or "",
+            error_message=attempt.error_message or "",
+            execution_id=attempt.execution_id,
+            exhausted_condition=None if condition == "permanent" else condition,
+            retry_attempts=attempt.attempt_number - 1,
+            scheduled_time=occurrence.nominal,
+            schedule_arn=occurrence.plan.arn,
+            target_arn=attempt.target_arn,
+        )
+        return DeadLetterRequest(
+            queue_arn=queue_arn,
+            queue_url=queue_url(queue_arn, self._settings.sqs_queue_url_template) or "",
+            body=message.body,
+            message_attributes=message.message_attributes,
+        )
+
+    def _send_dead_letter(self, occurrence: Occurrence, request: DeadLetterRequest) -> None:
+        missing = missing_target_error(target_kind(request.queue_arn), request.queue_arn)
+        if missing is not None and self._controls.is_missing(request.queue_arn):
+            outcome = Outcome.failure(*missing, False)
+        else:
+            outcome = self._delivery().send_dead_letter(request)
+        attributes = {
+            name: value["StringValue"] for name, value in request.message_attributes.items()
+        }
+        now = self._now()
+        scheduled = from_epoch(occurrence.nominal)
+        if outcome.ok:
+            self._history.add_dead_letter(
+                DeadLetter(
+                    queue_arn=request.queue_arn,
+                    body=request.body,
+                    payload=jsontext.loads_or_none(request.body),
+                    attributes=attributes,
+                    schedule_arn=occurrence.plan.arn,
+                    scheduled_time=scheduled,
+                    sent_at=now,
+                    queue_url=request.queue_url,
+                )
+            )
+            kind, detail = "dead_lettered", request.queue_arn
+        else:
+            kind, detail = "dlq_failed", f"{outcome.code}: {outcome.message}"
+        self._history.add_activity(Activity(kind, now, occurrence.plan.arn, scheduled, detail))
+
+    def resolve(self, occurrence: Occurrence) -> None:
+        """An occurrence is settled for good: its schedule may now be complete."""
+        plan = occurrence.plan
+        plan.pending.discard(occurrence)  # harmless when it is already gone
+        if self._planner.is_current(plan, occurrence.version):
+            self.complete_if_done(plan)
+
+    def complete_if_done(self, plan: Plan) -> None:
+        """Delete a schedule that has nothing left to do, if it asked to be."""
+        if (
+            not self._planner.deletes_when_done(plan)
+            or plan.pending
+            or self._planner.plans.get(plan.seq) is not plan
+        ):
+            return
+        if plan.timeline.recurring and not plan.done_generating:
+            return
+        if not plan.timeline.recurring and plan.last_dispatched is None:
+            return
+        schedule = plan.schedule
+        self._store.delete_schedule(
+            schedule.account_id,
+            schedule.region,
+            schedule.group_name,
+            schedule.name,
+            reason="auto_deleted",
+        )
+        self._history.add_activity(Activity("auto_deleted", self._now(), plan.arn))

@@ -1,0 +1,113 @@
+"""The emulator's public face for looking at what happened: queries and assertions.
+
+``Emulator`` inherits these methods; each is a doorway into the read side (``Records``)
+or the assertions, which do the work.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Callable
+
+from pytest_schedemu import assertions
+from pytest_schedemu.clock import RealClock, VirtualClock
+from pytest_schedemu.model import DEFAULT_GROUP, Schedule
+from pytest_schedemu.records import (
+    Activity,
+    Attempt,
+    DeadLetter,
+    DroppedRecords,
+    Execution,
+    History,
+    Records,
+)
+
+
+class Inspection:
+    """Queries and assertions over an emulator's records."""
+
+    clock: VirtualClock | RealClock
+    _records: Records
+    _history: History
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def attempts(
+        self, schedule: str | None = None, group: str | None = None, target_arn: str | None = None
+    ) -> list[Attempt]:
+        """Every attempt made, failed ones too, in delivery order.
+
+        ``schedule`` is a schedule name (or a schedule ARN); ``group`` a group name;
+        ``target_arn`` a target ARN, or ``service:action`` for universal targets.
+        """
+        return self._records.attempts(schedule, group, target_arn)
+
+    def deliveries(
+        self, target_arn: str | None = None, schedule: str | None = None, group: str | None = None
+    ) -> list[Attempt]:
+        """The successful attempts, in delivery order."""
+        return self._records.deliveries(target_arn, schedule, group)
+
+    def dead_letters(self, queue_arn: str | None = None) -> list[DeadLetter]:
+        """Messages sent to dead-letter queues, in the order they were sent."""
+        return self._records.dead_letters(queue_arn)
+
+    def executions(self, schedule: str, group: str = DEFAULT_GROUP) -> list[Execution]:
+        """One record per occurrence of the schedule, in the order they were generated.
+
+        An occurrence appears once its first attempt is made (or it is cancelled before
+        that): one still waiting out a flexible window has no history yet.
+        """
+        return self._records.executions(schedule, group)
+
+    def activity(self, kind: str | None = None) -> list[Activity]:
+        """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
+        return self._records.activity(kind)
+
+    def next_occurrence(self, schedule: str, group: str = DEFAULT_GROUP) -> datetime | None:
+        """The next nominal time of a schedule (by name, or ARN), or None if none remains."""
+        return self._records.next_occurrence(schedule, group)
+
+    def schedules(self) -> list[Schedule]:
+        """Every stored schedule, in every account and region."""
+        return self._records.schedules()
+
+    @property
+    def dropped_records(self) -> DroppedRecords:
+        """How many records ``max_records`` has dropped so far (``.by_kind`` for each kind)."""
+        return self._records.dropped_records
+
+    def add_attempt_listener(self, listener: Callable[[Attempt], None]) -> None:
+        """Call ``listener(attempt)`` for every attempt from now on (``schedemu serve`` logs)."""
+        self._history.add_listener(listener)
+
+    # -- assertions ------------------------------------------------------------------------
+
+    def assert_delivered(
+        self, target_arn: str, count: int | None = None, payload: Any = None
+    ) -> list[Attempt]:
+        """Fail, listing what happened instead, unless ``target_arn`` received deliveries."""
+        __tracebackhide__ = True
+        return assertions.assert_delivered(self._records, self.clock, target_arn, count, payload)
+
+    def assert_not_delivered(self, target_arn: str, payload: Any = None) -> None:
+        """Fail, listing the deliveries, if ``target_arn`` received any (matching ``payload``)."""
+        __tracebackhide__ = True
+        assertions.assert_not_delivered(self._records, self.clock, target_arn, payload)
+
+    def assert_dead_lettered(
+        self,
+        queue_arn: str,
+        count: int | None = None,
+        schedule: str | None = None,
+        attributes: dict[str, str] | None = None,
+    ) -> list[DeadLetter]:
+        """Fail, listing what happened instead, unless ``queue_arn`` received dead letters."""
+        __tracebackhide__ = True
+        return assertions.assert_dead_lettered(
+            self._records, self.clock, queue_arn, count, schedule, attributes
+        )
+
+    def describe_attempts(self) -> str:
+        """Every attempt made so far, one line each: for failure reports."""
+        return assertions.describe_attempts(self._records.attempts())

@@ -1,0 +1,181 @@
+"""The history: every record of what happened, bounded, behind one lock.
+
+The dispatcher writes it; the read side (``records.reader``) and anything else that looks
+at what happened read it. Each kind of record is kept in its own log, oldest first, and
+``max_records`` (a setting, read at every write) bounds each log: beyond it the oldest
+records go and are counted, so memory is bounded by the settings, not by how long a
+service runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Callable, Generic, TypeVar
+
+from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
+
+T = TypeVar("T")
+
+#: The kinds of record, as ``dropped_records`` names them.
+RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
+
+
+class DroppedRecords(int):
+    """How many records ``max_records`` has dropped: the total, and ``.by_kind``."""
+
+    by_kind: dict[str, int]
+
+    def __new__(cls, by_kind: dict[str, int]) -> DroppedRecords:
+        value = super().__new__(cls, sum(by_kind.values()))
+        value.by_kind = dict(by_kind)
+        return value
+
+    def __getattr__(self, name: str) -> int:
+        if name in RECORD_KINDS:
+            return self.by_kind[name]
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return f"DroppedRecords({int(self)}, {self.by_kind})"
+
+
+class _Log(Generic[T]):
+    """One kind of record, oldest first. Used only under the history's lock."""
+
+    def __init__(self) -> None:
+        self.items: list[T] = []
+        self.dropped = 0
+
+    def extend(self, new: Iterable[T], cap: int | None) -> None:
+        items = self.items
+        items.extend(new)
+        if cap is not None and len(items) > cap:
+            # Drop the oldest twentieth at once: trimming one record per append would make
+            # every append past the cap cost a full list shift.
+            excess = len(items) - cap + max(1, cap // 20)
+            del items[:excess]
+            self.dropped += excess
+
+
+class History:
+    """The bounded logs of attempts, executions, dead letters and activity.
+
+    Every read and write takes the history's own lock, which is a leaf: nothing else is
+    locked while it is held.
+    """
+
+    def __init__(self, max_records: Callable[[], int | None] = lambda: None) -> None:
+        self._lock = threading.Lock()
+        self._max_records = max_records
+        self._attempts: _Log[Attempt] = _Log()
+        self._dead_letters: _Log[DeadLetter] = _Log()
+        self._activity: _Log[Activity] = _Log()
+        # Executions are kept per schedule ARN (queries name one schedule), and in one
+        # queue of ARNs in generation order, which says whose oldest execution goes first.
+        self._executions: dict[str, deque[ExecutionSource]] = {}
+        self._execution_order: deque[str] = deque()
+        self._executions_dropped = 0
+        self._listeners: list[Callable[[Attempt], None]] = []
+
+    def clear(self) -> None:
+        with self._lock:
+            self._attempts = _Log()
+            self._dead_letters = _Log()
+            self._activity = _Log()
+            self._executions = {}
+            self._execution_order = deque()
+            self._executions_dropped = 0
+
+    def add_listener(self, listener: Callable[[Attempt], None]) -> None:
+        """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def add_attempt(self, attempt: Attempt) -> None:
+        self.add_attempts((attempt,))
+
+    def add_attempts(self, new: Sequence[Attempt]) -> None:
+        with self._lock:
+            self._attempts.extend(new, self._max_records())
+            listeners = list(self._listeners)
+        for listener in listeners:
+            for attempt in new:
+                listener(attempt)
+
+    def add_dead_letter(self, letter: DeadLetter) -> None:
+        with self._lock:
+            self._dead_letters.extend((letter,), self._max_records())
+
+    def add_activity(self, activity: Activity) -> None:
+        with self._lock:
+            self._activity.extend((activity,), self._max_records())
+
+    def add_execution(self, schedule_arn: str, occurrence: ExecutionSource) -> None:
+        """Keep a new occurrence of ``schedule_arn`` for executions()."""
+        with self._lock:
+            kept = self._executions.get(schedule_arn)
+            if kept is None:
+                kept = self._executions[schedule_arn] = deque()
+            kept.append(occurrence)
+            self._execution_order.append(schedule_arn)
+            self._trim_executions()
+
+    def add_executions(self, schedule_arn: str, occurrences: Sequence[ExecutionSource]) -> None:
+        """Keep new occurrences of ``schedule_arn``, in generation order, for executions()."""
+        with self._lock:
+            self._executions.setdefault(schedule_arn, deque()).extend(occurrences)
+            self._execution_order.extend([schedule_arn] * len(occurrences))
+            self._trim_executions()
+
+    def _trim_executions(self) -> None:
+        cap = self._max_records()
+        order = self._execution_order
+        if cap is None or len(order) <= cap:
+            return
+        for _ in range(len(order) - cap + max(1, cap // 20)):
+            arn = order.popleft()
+            kept = self._executions[arn]
+            kept.popleft()
+            if not kept:
+                del self._executions[arn]
+            self._executions_dropped += 1
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def attempts(self) -> list[Attempt]:
+        with self._lock:
+            return list(self._attempts.items)
+
+    def dead_letters(self) -> list[DeadLetter]:
+        with self._lock:
+            return list(self._dead_letters.items)
+
+    def activity(self) -> list[Activity]:
+        with self._lock:
+            return list(self._activity.items)
+
+    def execution_sources(self, schedule_arns: Iterable[str]) -> list[ExecutionSource]:
+        """The kept occurrences of each ARN, in generation order."""
+        with self._lock:
+            return [source for arn in schedule_arns for source in self._executions.get(arn, ())]
+
+    def schedule_arns(self) -> list[str]:
+        """Every schedule ARN with kept executions, in no particular order."""
+        with self._lock:
+            return list(self._executions)
+
+    @property
+    def dropped_records(self) -> DroppedRecords:
+        with self._lock:
+            return DroppedRecords(
+                {
+                    "attempts": self._attempts.dropped,
+                    "executions": self._executions_dropped,
+                    "dead_letters": self._dead_letters.dropped,
+                    "activity": self._activity.dropped,
+                }
+            )

@@ -1,0 +1,77 @@
+"""One stored target, prepared once for all of its attempts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytest_schedemu.model import Target
+from pytest_schedemu.settings import DEFAULT_SQS_QUEUE_URL_TEMPLATE
+from pytest_schedemu.targets import events
+from pytest_schedemu.targets.kinds import (
+    TargetKind,
+    carries_payload,
+    control_keys,
+    missing_target_error,
+    target_kind,
+)
+from pytest_schedemu.targets.render import Render, TargetContext
+from pytest_schedemu.times import Moment
+
+
+@dataclass(frozen=True, eq=False)
+class TargetPlan:
+    """One stored target, prepared for its attempts. Build it with ``plan_target``."""
+
+    target: Target
+    kind: TargetKind
+    schedule_arn: str
+    #: The schedule's account and region, which the default event carries.
+    account: str
+    region: str
+    #: The keys failure rules and handlers match: the ARN, and ``service:action`` if universal.
+    control_keys: tuple[str, ...]
+    #: (code, message) of an attempt while the target is declared missing (§5.12).
+    missing_error: tuple[str, str] | None
+    #: Whether the request holds the payload (§5.11): records show it only then.
+    carries_payload: bool
+    #: The attempt's request for a payload (§5.11).
+    materialize: Render
+
+    def payload(
+        self, scheduled_time: Moment, event_id: str, execution_id: str, attempt_number: int
+    ) -> str:
+        """The §5.7 payload of one attempt: the substituted Input, or the default event."""
+        text = self.target.input
+        if text is None:
+            return events.default_event(
+                event_id,
+                scheduled_time,
+                account=self.account,
+                region=self.region,
+                schedule_arn=self.schedule_arn,
+            )
+        return events.substitute(
+            text, self.schedule_arn, scheduled_time, execution_id, attempt_number
+        )
+
+
+def plan_target(
+    target: Target,
+    *,
+    schedule_arn: str,
+    queue_url_template: str = DEFAULT_SQS_QUEUE_URL_TEMPLATE,
+) -> TargetPlan:
+    """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target."""
+    kind = target_kind(target.arn)
+    _, _, _, region, account, _ = schedule_arn.split(":", 5)
+    return TargetPlan(
+        target=target,
+        kind=kind,
+        schedule_arn=schedule_arn,
+        account=account,
+        region=region,
+        control_keys=control_keys(target.arn),
+        missing_error=missing_target_error(kind, target.arn),
+        carries_payload=carries_payload(kind, target.input is not None),
+        materialize=kind.spec.build(TargetContext(target, kind, schedule_arn, queue_url_template)),
+    )
