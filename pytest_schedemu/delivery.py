@@ -89,4 +89,3 @@ class RecordingDelivery:
 
     def close(self) -> None:
         pass
-

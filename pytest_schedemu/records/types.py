@@ -149,7 +149,6 @@ ACTIVITY_KINDS = {
     "dropped": "an occurrence ended failed without a dead-letter queue (detail: the error)",
     "dead_lettered": "a dead letter was sent (detail: the queue)",
     "dlq_failed": "sending a dead letter failed (detail: the error)",
-    "dlq_skipped": "a dead-letter queue that cannot take messages was skipped",
     "group_removed": "a deleted schedule group finished deleting",
 }
 
