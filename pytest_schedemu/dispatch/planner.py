@@ -32,7 +32,6 @@ from pytest_schedemu.settings import Settings
 from pytest_schedemu.targets import events, plan_target
 from pytest_schedemu.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 
-
 # A NamedTuple's own constructor is a Python function; this builds the same tuple at half
 # the cost, and a push happens for every occurrence.
 _make_item = tuple.__new__
