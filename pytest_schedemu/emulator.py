@@ -197,18 +197,24 @@ class Emulator(Inspection):
         """Deliver everything due at the current instant without moving time."""
         return self.clock.tick()
 
-    def freeze_time(self) -> TimeFreeze:
+    def freeze_time(self, engine: str = "freezegun") -> TimeFreeze:
         """Freeze process time at the emulator's clock and keep it there as the clock moves.
 
-        Call ``stop()`` on the result to let time run again.
+        ``engine`` is ``freezegun`` or ``time_machine``. Call ``stop()`` on the result to
+        let time run again.
         """
-        return TimeFreeze(self.clock)
+        return TimeFreeze(self.clock, engine)
 
     # -- steering --------------------------------------------------------------------------
 
     def target(self, arn: str) -> TargetControl:
         """Steer and inspect one target, by ARN (or ``service:action`` for universal ones)."""
         return TargetControl(self._controls, arn, self._records.attempts_at)
+
+    def unused_target_rules(self) -> list[str]:
+        """The targets (and denied roles) steered since the last reset that no attempt used:
+        a rule on a mistyped ARN steers nothing."""
+        return self._controls.unused()
 
     def deny_role(self, role_arn: str) -> None:
         """Attempts of schedules using ``role_arn`` now fail permanently (AccessDenied)."""

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from pytest_schedemu import assertions
 from pytest_schedemu.clock import RealClock, VirtualClock
-from pytest_schedemu.model import DEFAULT_GROUP, Schedule
+from pytest_schedemu.model import Schedule
 from pytest_schedemu.records import (
     Activity,
     Attempt,
@@ -38,7 +38,9 @@ class Inspection:
         """Every attempt made, failed ones too, in delivery order.
 
         ``schedule`` is a schedule name (or a schedule ARN); ``group`` a group name;
-        ``target_arn`` a target ARN, or ``service:action`` for universal targets.
+        ``target_arn`` a target ARN, or ``service:action`` for universal targets. A
+        schedule that never existed (in that group) raises LookupError; without ``group``
+        a name matches it in every group.
         """
         return self._records.attempts(schedule, group, target_arn)
 
@@ -52,11 +54,14 @@ class Inspection:
         """Messages sent to dead-letter queues, in the order they were sent."""
         return self._records.dead_letters(queue_arn)
 
-    def executions(self, schedule: str, group: str = DEFAULT_GROUP) -> list[Execution]:
+    def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated.
 
-        An occurrence appears once its first attempt is made (or it is cancelled before
-        that): one still waiting out a flexible window has no history yet.
+        ``schedule`` is a name or an ARN. ``group`` None finds the schedule in whichever
+        group holds it; a name held by several groups raises ValueError naming them, and a
+        name no schedule of this emulator ever had raises LookupError naming the known
+        ones. An occurrence appears once its first attempt is made (or it is cancelled
+        before that): one still waiting out a flexible window has no history yet.
         """
         return self._records.executions(schedule, group)
 
@@ -64,8 +69,11 @@ class Inspection:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
         return self._records.activity(kind)
 
-    def next_occurrence(self, schedule: str, group: str = DEFAULT_GROUP) -> datetime | None:
-        """The next nominal time of a schedule (by name, or ARN), or None if none remains."""
+    def next_occurrence(self, schedule: str, group: str | None = None) -> datetime | None:
+        """The next nominal time of a schedule (by name, or ARN), or None if none remains.
+
+        The schedule is found as ``executions`` finds it, with the same errors.
+        """
         return self._records.next_occurrence(schedule, group)
 
     def schedules(self) -> list[Schedule]:
@@ -84,16 +92,56 @@ class Inspection:
     # -- assertions ------------------------------------------------------------------------
 
     def assert_delivered(
-        self, target_arn: str, count: int | None = None, payload: Any = None
+        self,
+        target_arn: str,
+        count: int | None = None,
+        payload: Any = None,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        payload_contains: Any = None,
     ) -> list[Attempt]:
-        """Fail, listing what happened instead, unless ``target_arn`` received deliveries."""
-        __tracebackhide__ = True
-        return assertions.assert_delivered(self._records, self.clock, target_arn, count, payload)
+        """Fail, listing what happened instead, unless ``target_arn`` received deliveries
+        (exactly ``count``, if given); return the matching deliveries.
 
-    def assert_not_delivered(self, target_arn: str, payload: Any = None) -> None:
-        """Fail, listing the deliveries, if ``target_arn`` received any (matching ``payload``)."""
+        ``payload`` is an exact match (a string against the delivered text, anything else
+        against the parsed JSON); ``payload_contains`` a dict that must be a recursive
+        subset of the parsed payload; ``schedule`` and ``group`` say where they came from.
+        An ARN that no schedule ever aimed at fails at once.
+        """
         __tracebackhide__ = True
-        assertions.assert_not_delivered(self._records, self.clock, target_arn, payload)
+        return assertions.assert_delivered(
+            self._records,
+            self.clock,
+            target_arn,
+            count,
+            payload,
+            schedule=schedule,
+            group=group,
+            payload_contains=payload_contains,
+        )
+
+    def assert_not_delivered(
+        self,
+        target_arn: str,
+        payload: Any = None,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        payload_contains: Any = None,
+    ) -> None:
+        """Fail, listing the deliveries, if ``target_arn`` received any matching the
+        filters (as ``assert_delivered`` has them). Dead letters are not deliveries."""
+        __tracebackhide__ = True
+        assertions.assert_not_delivered(
+            self._records,
+            self.clock,
+            target_arn,
+            payload,
+            schedule=schedule,
+            group=group,
+            payload_contains=payload_contains,
+        )
 
     def assert_dead_lettered(
         self,
@@ -101,13 +149,46 @@ class Inspection:
         count: int | None = None,
         schedule: str | None = None,
         attributes: dict[str, str] | None = None,
+        *,
+        group: str | None = None,
+        payload_contains: Any = None,
     ) -> list[DeadLetter]:
-        """Fail, listing what happened instead, unless ``queue_arn`` received dead letters."""
+        """Fail, listing what happened instead, unless ``queue_arn`` received dead letters
+        (exactly ``count``, if given) matching the filters; return the matching ones."""
         __tracebackhide__ = True
         return assertions.assert_dead_lettered(
-            self._records, self.clock, queue_arn, count, schedule, attributes
+            self._records,
+            self.clock,
+            queue_arn,
+            count,
+            schedule,
+            attributes,
+            group=group,
+            payload_contains=payload_contains,
+        )
+
+    def assert_not_dead_lettered(
+        self,
+        queue_arn: str | None = None,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        attributes: dict[str, str] | None = None,
+        payload_contains: Any = None,
+    ) -> None:
+        """Fail, listing them, if ``queue_arn`` (any queue when None) received dead letters
+        matching the filters."""
+        __tracebackhide__ = True
+        assertions.assert_not_dead_lettered(
+            self._records,
+            self.clock,
+            queue_arn,
+            schedule=schedule,
+            group=group,
+            attributes=attributes,
+            payload_contains=payload_contains,
         )
 
     def describe_attempts(self) -> str:
-        """Every attempt made so far, one line each: for failure reports."""
+        """Every attempt made so far, one line each (elided when many): for failure reports."""
         return assertions.describe_attempts(self._records.attempts())

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pytest
 
 from pytest_schedemu._version import __version__
+from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.settings import TEST, Option, options, parse_bool
 
 # Before the helpers are first imported, so their asserts explain themselves too.
@@ -28,9 +29,24 @@ if TYPE_CHECKING:
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
 
+
+def _parse_freeze(text: str) -> bool | str:
+    if text.strip().lower() in ("freezegun", "time_machine"):
+        return text.strip().lower()
+    return parse_bool(text)
+
+
 # Options of the plugin itself, beside the emulator's settings: name -> (help, parse).
 _PLUGIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "freeze": ("freeze time with freezegun in lockstep with the emulator clock", parse_bool),
+    "freeze": (
+        "freeze process time in lockstep with the emulator clock: true (freezegun), "
+        "time_machine, or false (default: false)",
+        _parse_freeze,
+    ),
+    "allow_unused_targets": (
+        "let a test steer targets that no attempt uses (default: false)",
+        parse_bool,
+    ),
 }
 _MARKER_ONLY = {"allow_server_errors": "let the test pass although the emulator hit an error"}
 
@@ -54,7 +70,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for name, (help_text, _) in _PLUGIN_OPTIONS.items():
         flag = "--schedemu-" + name.replace("_", "-")
         if name == "freeze":
-            group.addoption(flag, action="store_true", default=None, help=help_text)
+            group.addoption(
+                flag, nargs="?", const="true", default=None, metavar="ENGINE", help=help_text
+            )
         else:
             group.addoption(flag, default=None, help=help_text)
         parser.addini(f"schedemu_{name}", help_text, default=None)
@@ -84,8 +102,10 @@ class _TestOptions:
     start: Any
     #: The emulator's settings this test chose, by name; the rest keep their own values.
     settings: dict[str, Any]
-    freeze: bool
+    #: The freeze engine, or None.
+    freeze: str | None
     allow_server_errors: bool
+    allow_unused_targets: bool
 
 
 def _options(request: pytest.FixtureRequest) -> _TestOptions:
@@ -122,12 +142,19 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
         for name, option in _test_settings().items()
         if (value := pick(name, option.parse)) is not None
     }
-    freeze = pick("freeze", _PLUGIN_OPTIONS["freeze"][1])
+    picked = pick("freeze", _parse_freeze) or None
+    freeze = "freezegun" if picked is True else picked
+    if freeze not in (None, "freezegun", "time_machine"):
+        pytest.fail(
+            f"Unsupported freeze {freeze!r}: use True (freezegun), 'time_machine' or False",
+            pytrace=False,
+        )
     return _TestOptions(
         start=chosen.pop("start", None),
         settings=chosen,
-        freeze=bool(freeze),
+        freeze=freeze,
         allow_server_errors=bool(marked.get("allow_server_errors", False)),
+        allow_unused_targets=bool(pick("allow_unused_targets", parse_bool)),
     )
 
 
@@ -143,8 +170,10 @@ def schedemu_server() -> Iterator[Emulator]:
 @pytest.fixture
 def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
+    from pytest_schedemu import assertions
     from pytest_schedemu.times import wall_clock_now
 
+    assertions.configure(verbosity=request.config.get_verbosity())
     options = _options(request)
     emulator = schedemu_server
     try:
@@ -156,13 +185,31 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
         pytest.fail(f"schedemu: {error}", pytrace=False)
     request.node.stash[_EMULATOR_KEY] = emulator
     saved = _set_environment(emulator)
-    freezer = emulator.freeze_time() if options.freeze else None
+    try:
+        freezer = None if options.freeze is None else emulator.freeze_time(options.freeze)
+    except SchedemuError as error:
+        _restore_environment(saved)
+        pytest.fail(f"schedemu: {error}", pytrace=False)
     try:
         yield emulator
     finally:
         if freezer is not None:
             freezer.stop()
         _restore_environment(saved)
+    _check_after_test(emulator, options)
+
+
+def _check_after_test(emulator: Emulator, options: _TestOptions) -> None:
+    unused = emulator.unused_target_rules()
+    if unused and not options.allow_unused_targets:
+        attempted = sorted({a.target_arn for a in emulator.attempts()})
+        pytest.fail(
+            f"schedemu: the test steered {', '.join(unused)}, but no attempt ever went there "
+            f"(a mistyped ARN steers nothing). Attempted targets: "
+            f"{', '.join(attempted) or 'none'}. Mark the test "
+            "@pytest.mark.schedemu(allow_unused_targets=True) if that is intended.",
+            pytrace=False,
+        )
     errors = emulator.server_errors
     if errors and not options.allow_server_errors:
         details = "\n".join(str(error) for error in errors)
@@ -201,8 +248,13 @@ def _restore_environment(saved: dict[str, str | None]) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    from pytest_schedemu.errors import DeliveryAssertionError
+
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
     emulator = item.stash.get(_EMULATOR_KEY, None)
-    if emulator is not None and report.failed and call.when == "call":
+    if emulator is None or not report.failed or call.when != "call":
+        return
+    # An assertion of the emulator already listed the attempts; don't print them twice.
+    if call.excinfo is None or not call.excinfo.errisinstance(DeliveryAssertionError):
         report.sections.append(("schedemu attempts", emulator.describe_attempts()))

@@ -38,11 +38,20 @@ class TargetControls:
         self._lock = threading.Lock()
         self._rules: dict[str, _Rule] = {}
         self._denied_roles: frozenset[str] = frozenset()
+        # Rule keys and denied roles that some attempt (or dead-letter send) matched.
+        self._consulted: set[str] = set()
 
     def clear(self) -> None:
         with self._lock:
             self._rules = {}
             self._denied_roles = frozenset()
+            self._consulted = set()
+
+    def unused(self) -> list[str]:
+        """The target keys and denied roles that no attempt has matched, in order set."""
+        with self._lock:
+            keys = [*self._rules, *sorted(self._denied_roles)]
+            return [key for key in keys if key not in self._consulted]
 
     def change(self, key: str, **changes: Any) -> None:
         """Set fields of ``key``'s rule (creating it), all at once."""
@@ -68,14 +77,21 @@ class TargetControls:
         return not self._rules and not self._denied_roles
 
     def role_denied(self, role_arn: str) -> bool:
-        return role_arn in self._denied_roles
+        if role_arn not in self._denied_roles:
+            return False
+        with self._lock:
+            self._consulted.add(role_arn)
+        return True
 
     def is_missing(self, key: str) -> bool:
         """Whether a test declared ``key`` missing: all a dead-letter send looks at, since
         failure rules and handlers steer attempts only."""
         with self._lock:
             rule = self._rules.get(key)
-            return rule is not None and rule.missing
+            if rule is None:
+                return False
+            self._consulted.add(key)
+            return rule.missing
 
     def steer(
         self, keys: Sequence[str], missing_error: Outcome | None, attempt: Callable[[], Any]
@@ -85,9 +101,11 @@ class TargetControls:
         ``attempt`` builds the record a handler receives; it is only called for handlers.
         """
         with self._lock:
-            key = next((k for k in keys if k in self._rules), None)
-            if key is None:
+            matched = [k for k in keys if k in self._rules]
+            if not matched:
                 return None
+            self._consulted.update(matched)
+            key = matched[0]
             rule = self._rules[key]
             if rule.missing and missing_error is not None:
                 return missing_error

@@ -88,7 +88,7 @@ def test_invoice_run_recovers_after_a_blip(schedemu, service):
     executions = schedemu.executions("invoice-run", group="reminders")
     assert [e.status for e in executions] == ["success", "success", "success"]
     assert [len(e.attempts) for e in executions] == [3, 1, 1]
-    schedemu.assert_not_delivered(CONFIG.dead_letter_queue_arn)
+    schedemu.assert_not_dead_lettered(CONFIG.dead_letter_queue_arn)
 
 
 @pytest.mark.schedemu(start="2026-03-07T00:00:00Z")

@@ -84,6 +84,10 @@ class Planner:
             ),
         )
         self._plan_first(plan)
+        target = schedule.target
+        self.history.note_schedule(
+            plan.arn, schedule.group_name, schedule.name, target.arn, target.dead_letter_arn
+        )
         self._notify()
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:

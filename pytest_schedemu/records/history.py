@@ -59,6 +59,51 @@ class _Log(Generic[T]):
             self.dropped += excess
 
 
+class Known:
+    """Every schedule, target and dead-letter queue that existed since the last clear.
+
+    Bounded like the logs: past ``max_records`` entries the oldest are forgotten, and
+    ``complete`` turns False (a lookup can then no longer call a name unknown). Used only
+    under the history's lock.
+    """
+
+    def __init__(self) -> None:
+        #: schedule name -> {schedule ARN: group}, and every ARN in the order first seen.
+        self.by_name: dict[str, dict[str, str]] = {}
+        self._order: dict[str, str] = {}
+        #: Target ARNs and dead-letter queue ARNs, in the order first seen.
+        self.targets: dict[str, None] = {}
+        self.dead_letter_queues: dict[str, None] = {}
+        self.complete = True
+
+    def note(
+        self,
+        schedule_arn: str,
+        group: str,
+        name: str,
+        target_arn: str,
+        dead_letter_arn: str | None,
+        cap: int | None,
+    ) -> None:
+        self.by_name.setdefault(name, {})[schedule_arn] = group
+        self._order[schedule_arn] = name
+        self.targets[target_arn] = None
+        if dead_letter_arn is not None:
+            self.dead_letter_queues[dead_letter_arn] = None
+        if cap is None:
+            return
+        for table in (self._order, self.targets, self.dead_letter_queues):
+            while len(table) > cap:
+                self.complete = False
+                oldest = next(iter(table))
+                if table is self._order:
+                    groups = self.by_name[self._order[oldest]]
+                    del groups[oldest]
+                    if not groups:
+                        del self.by_name[self._order[oldest]]
+                del table[oldest]
+
+
 class History:
     """The bounded logs of attempts, executions, dead letters and activity.
 
@@ -78,6 +123,7 @@ class History:
         self._execution_order: deque[str] = deque()
         self._executions_dropped = 0
         self._listeners: list[Callable[[Attempt], None]] = []
+        self._known = Known()
 
     def clear(self) -> None:
         with self._lock:
@@ -87,6 +133,7 @@ class History:
             self._executions = {}
             self._execution_order = deque()
             self._executions_dropped = 0
+            self._known = Known()
 
     def add_listener(self, listener: Callable[[Attempt], None]) -> None:
         """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
@@ -94,6 +141,16 @@ class History:
             self._listeners.append(listener)
 
     # -- writing ---------------------------------------------------------------------------
+
+    def note_schedule(
+        self, schedule_arn: str, group: str, name: str, target_arn: str, dead_letter_arn: str | None
+    ) -> None:
+        """Remember that a schedule existed, and what it aimed at: strict lookups and
+        assertions refuse names and ARNs that nothing ever had."""
+        with self._lock:
+            self._known.note(
+                schedule_arn, group, name, target_arn, dead_letter_arn, self._max_records()
+            )
 
     def add_attempt(self, attempt: Attempt) -> None:
         self.add_attempts((attempt,))
@@ -163,10 +220,19 @@ class History:
         with self._lock:
             return [source for arn in schedule_arns for source in self._executions.get(arn, ())]
 
-    def schedule_arns(self) -> list[str]:
-        """Every schedule ARN with kept executions, in no particular order."""
+    def known_schedules(self, name: str) -> tuple[dict[str, str], list[str], bool]:
+        """(schedule ARN -> group) of every schedule named ``name`` since the last clear,
+        every known name, and whether nothing was forgotten."""
         with self._lock:
-            return list(self._executions)
+            known = self._known
+            return dict(known.by_name.get(name, {})), list(known.by_name), known.complete
+
+    def known_targets(self) -> tuple[list[str], list[str], bool]:
+        """(target ARNs, dead-letter queue ARNs) used since the last clear, and whether
+        nothing was forgotten."""
+        with self._lock:
+            known = self._known
+            return list(known.targets), list(known.dead_letter_queues), known.complete
 
     @property
     def dropped_records(self) -> DroppedRecords:

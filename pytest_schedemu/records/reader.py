@@ -8,12 +8,13 @@ dispatcher's plans through the narrow protocols below, and changes nothing.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Protocol
 
-from pytest_schedemu.model import DEFAULT_GROUP, Schedule, schedule_arn
+from pytest_schedemu.model import Schedule, schedule_arn
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind
@@ -59,6 +60,17 @@ def schedule_matches(arn: str, schedule: str | None, group: str | None) -> bool:
     return (schedule is None or arn_name == schedule) and (group is None or arn_group == group)
 
 
+def closest_first(word: str, candidates: Iterable[str]) -> list[str]:
+    """``candidates`` ordered by likeness to ``word``, the likeliest first."""
+    ratio = {c: difflib.SequenceMatcher(None, word, c).ratio() for c in set(candidates)}
+    return sorted(ratio, key=lambda c: (-ratio[c], c))
+
+
+def listing(items: list[str], limit: int = 10) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
 def target_matches(target_arn: str, key: str) -> bool:
     """Whether an attempt at ``target_arn`` is one at ``key``: a target ARN, or the
     ``service:action`` of a universal target (in any partition)."""
@@ -83,13 +95,88 @@ class Records:
         self._plans = plans
         self._identity = identity
 
+    # -- finding schedules ---------------------------------------------------------------
+
+    def schedule_arns(self, schedule: str, group: str | None = None) -> list[str]:
+        """The ARNs of the schedule a name (and group) or an ARN names, strictly.
+
+        LookupError when no schedule of this emulator ever had that name (in that group);
+        ValueError when ``group`` is None and the name is held by several groups.
+        """
+        if schedule.startswith("arn:"):
+            _, name = _split_schedule_arn(schedule)
+            found, _, complete = self._history.known_schedules(name)
+            if schedule not in found and complete:
+                raise LookupError(
+                    f"No schedule {schedule} ever existed in this emulator"
+                    + self._known_names(name)
+                )
+            return [schedule]
+        found, names, complete = self._history.known_schedules(schedule)
+        if group is not None:
+            in_group = [arn for arn, g in found.items() if g == group]
+            if not in_group and complete:
+                if found:
+                    groups = sorted(set(found.values()))
+                    raise LookupError(
+                        f"No schedule {schedule!r} ever existed in group {group!r}; a "
+                        f"schedule of that name is in group(s) {listing(groups)}"
+                    )
+                raise LookupError(
+                    f"No schedule {schedule!r} ever existed in this emulator"
+                    + self._known_names(schedule, names)
+                )
+            return sorted(in_group)
+        if not found:
+            if complete:
+                raise LookupError(
+                    f"No schedule {schedule!r} ever existed in this emulator"
+                    + self._known_names(schedule, names)
+                )
+            return []
+        groups = sorted(set(found.values()))
+        if len(groups) > 1:
+            raise ValueError(
+                f"Schedule name {schedule!r} is held by several groups: {listing(groups)}; "
+                "pass group= to choose one"
+            )
+        return sorted(found)
+
+    def check_filter(self, schedule: str | None, group: str | None) -> None:
+        """LookupError when ``schedule`` (in ``group``) names a schedule that never existed.
+
+        A name that several groups hold is a fine filter: it matches them all.
+        """
+        if schedule is not None:
+            with suppress(ValueError):
+                self.schedule_arns(schedule, None if schedule.startswith("arn:") else group)
+
+    def _known_names(self, name: str, names: list[str] | None = None) -> str:
+        if names is None:
+            _, names, _ = self._history.known_schedules(name)
+        if not names:
+            return "; it has no schedules"
+        return f"; known schedules, closest first: {listing(closest_first(name, names))}"
+
+    def known_targets(self) -> tuple[list[str], list[str], bool]:
+        """(target ARNs, dead-letter queue ARNs) any schedule used since the last reset, and
+        whether none was forgotten (``max_records``)."""
+        return self._history.known_targets()
+
+    # -- queries -------------------------------------------------------------------------
+
     def attempts(
         self,
         schedule: str | None = None,
         group: str | None = None,
         target_arn: str | None = None,
     ) -> list[Attempt]:
-        """Every attempt made, failed ones too, in delivery order."""
+        """Every attempt made, failed ones too, in delivery order.
+
+        ``schedule`` (a name or an ARN) must name a schedule that existed: LookupError
+        otherwise. Without ``group`` a name matches that name in every group.
+        """
+        self.check_filter(schedule, group)
         found = self._history.attempts()
         if target_arn is not None:
             found = [a for a in found if target_matches(a.target_arn, target_arn)]
@@ -126,12 +213,13 @@ class Records:
         found = self._history.activity()
         return found if kind is None else [a for a in found if a.kind == kind]
 
-    def executions(self, schedule: str, group: str = DEFAULT_GROUP) -> list[Execution]:
-        """One record per occurrence of the schedule, in the order they were generated."""
-        arns = [
-            arn for arn in self._history.schedule_arns() if schedule_matches(arn, schedule, group)
-        ]
-        return self._snapshots(sorted(arns))
+    def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
+        """One record per occurrence of the schedule, in the order they were generated.
+
+        ``group`` None finds the schedule in whichever group holds it (see
+        ``schedule_arns`` for the errors).
+        """
+        return self._snapshots(self.schedule_arns(schedule, group))
 
     def _snapshots(self, arns: Iterable[str]) -> list[Execution]:
         # Occurrences change under the store's lock as attempts settle; holding it makes
@@ -144,14 +232,21 @@ class Records:
                 if source.status != PENDING
             ]
 
-    def next_occurrence(self, schedule: str, group: str = DEFAULT_GROUP) -> datetime | None:
+    def next_occurrence(self, schedule: str, group: str | None = None) -> datetime | None:
         """The next nominal time of a schedule (by name, or ARN), or None if none remains."""
-        if schedule.startswith("arn:"):
-            arn = schedule
-        else:
+        arns = self.schedule_arns(schedule, group)
+        if len(arns) > 1:
+            # One name in one group of several accounts or regions: the default one, if any.
             identity = self._identity
-            arn = schedule_arn(identity.region, identity.account_id, group, schedule)
-        return self._plans.next_occurrence(arn)
+            group_name, name = _split_schedule_arn(arns[0])
+            own = schedule_arn(identity.region, identity.account_id, group_name, name)
+            if own not in arns:
+                raise ValueError(
+                    f"Schedule {schedule!r} exists in several accounts or regions: "
+                    f"{listing(arns)}; pass its ARN"
+                )
+            arns = [own]
+        return self._plans.next_occurrence(arns[0]) if arns else None
 
     def schedules(self) -> list[Schedule]:
         """Every stored schedule, in every account and region."""

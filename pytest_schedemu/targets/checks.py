@@ -16,6 +16,8 @@ from pytest_schedemu.targets import events
 from pytest_schedemu.targets.kinds import BLOCK_KINDS, UNIVERSAL, target_kind
 
 _P = r"(?P<partition>aws(?:-[a-z]+)?)"
+# §5.10 step 0: what an ARN looks like at all (universal ARNs have this form too).
+_ANY_ARN = re.compile(r"arn:(?:aws|aws-cn|aws-us-gov):[^:]+:[^:]*:[^:]*:.+", re.DOTALL)
 _UNIVERSAL_PREFIX = re.compile(rf"arn:{_P}:scheduler:::aws-sdk:")
 _SDK_WITH_LOCATION = re.compile(
     rf"arn:{_P}:scheduler:(?P<region>[^:]*):(?P<account>[^:]*):aws-sdk:"
@@ -36,6 +38,9 @@ _SAMPLE_EXECUTION_ID = "0000000000000000"
 def check_target(target: Target, *, region: str) -> str | None:
     """The message of the first §5.10 check ``target`` fails, or None when it passes all."""
     arn = target.arn
+    if not _ANY_ARN.fullmatch(arn):
+        # A queue URL, a bare name or a typo would otherwise be "delivered" as generic.
+        return f"Invalid target ARN {arn}."
     kind = target_kind(arn)
     spec = kind.spec
     located = _SDK_WITH_LOCATION.match(arn)

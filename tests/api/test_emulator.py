@@ -65,7 +65,6 @@ def test_stop_returns_quickly_and_joins_the_server_thread() -> None:
     emu.client().list_schedule_groups()  # leaves a kept-alive connection open
     ours = set(threading.enumerate()) - before
     assert {t.name for t in ours} >= {"schedemu-server-" + emu.endpoint_url.rsplit(":", 1)[1]}
-    assert any(t.name == "schedemu-connection" for t in ours)
     started = time.perf_counter()
     emu.stop()
     assert time.perf_counter() - started < 1.0  # about 20 ms; generous for a busy machine

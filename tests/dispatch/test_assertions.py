@@ -45,7 +45,7 @@ def test_failure_lists_deliveries_schedules_and_failed_attempts(emu: Emulator, c
     with pytest.raises(AssertionError) as caught:
         emu.assert_delivered(FUNCTION)
     message = str(caught.value)
-    assert "schedule/default/to-function" in message
+    assert "default/to-function" in message
     assert "ENABLED" in message
     assert "ThrottlingException" in message
     with pytest.raises(AssertionError, match=r"Expected no delivery to .*queue, found 1"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from pytest_schedemu import Emulator
 
 from .conftest import DLQ, FUNCTION, QUEUE, create
@@ -39,7 +41,8 @@ def test_executions_record_each_occurrence(emu: Emulator, client: Any) -> None:
     assert [a.attempt_number for a in first.attempts] == [1, 2]
     assert second.status == "success"
     assert first.event_id != second.event_id
-    assert emu.executions("s1", group="other") == []
+    with pytest.raises(LookupError, match="group 'other'"):
+        emu.executions("s1", group="other")
 
 
 def test_dead_letter_filter_by_queue(emu: Emulator, client: Any) -> None:
@@ -64,7 +67,9 @@ def test_reset_empties_everything(emu: Emulator, client: Any) -> None:
     create(client, expression="rate(1 minute)")
     emu.clock.advance(minutes=3)
     emu.reset()
-    assert emu.attempts() == [] and emu.executions("s1") == []
+    assert emu.attempts() == []
+    with pytest.raises(LookupError, match="'s1' ever existed"):
+        emu.executions("s1")
     assert client.list_schedules()["Schedules"] == []
     # Pending retries and failure rules went with the reset.
     create(client, expression="at(2026-03-01T10:03:00)")

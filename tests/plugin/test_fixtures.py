@@ -257,7 +257,7 @@ def test_fails(schedemu, scheduler_client):
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*schedemu attempts*", "*default/s1 scheduled*delivered*"])
+    result.stdout.fnmatch_lines(["*schedemu attempts*", "*default/s1 #1 delivered*"])
 
 
 def test_assert_delivered_explains_itself(pytester: pytest.Pytester) -> None:
@@ -275,7 +275,7 @@ def test_wrong_target(schedemu, scheduler_client):
     result.stdout.fnmatch_lines(
         [
             "*Expected at least one delivery to arn:aws:sqs:us-east-1:123456789012:queue*",
-            "*deliveries: none*",
+            "*attempts: none*",
             "*default/s1 'rate(1 hour)' DISABLED, next occurrence none*",
         ]
     )
