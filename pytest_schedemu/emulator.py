@@ -29,7 +29,12 @@ from pytest_schedemu.model import (
     Schedule,
     schedule_arn,
 )
-from pytest_schedemu.server import InProcessTransport, ServerThread
+from pytest_schedemu.server import (
+    DEFAULT_CONNECTION_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS,
+    InProcessTransport,
+    ServerThread,
+)
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
 
@@ -76,6 +81,8 @@ class Emulator:
         delivery_workers: int = 8,
         verify_signatures: bool = False,
         credentials: Mapping[str, str] | None = None,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        connection_timeout: float = DEFAULT_CONNECTION_TIMEOUT,
     ) -> None:
         if verify_signatures and not credentials:
             raise ValueError(
@@ -110,6 +117,8 @@ class Emulator:
         self.port = port
         self.transport = transport
         self.log_requests = log_requests
+        self.max_connections = max_connections
+        self.connection_timeout = connection_timeout
         self.clock: VirtualClock | RealClock = (
             RealClock()
             if clock == "real"
@@ -188,7 +197,12 @@ class Emulator:
                         self.host,
                     )
                 self._server = ServerThread(
-                    self.app, self.host, self.port, log_requests=self.log_requests
+                    self.app,
+                    self.host,
+                    self.port,
+                    log_requests=self.log_requests,
+                    max_connections=self.max_connections,
+                    connection_timeout=self.connection_timeout,
                 )
             if self.clock.real_time and self._real_time_thread is None:
                 self._stop_real_time.clear()

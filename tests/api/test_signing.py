@@ -88,7 +88,7 @@ def test_signature_more_than_fifteen_minutes_away_from_the_virtual_clock(
     assert error(excinfo) == (
         "InvalidSignatureException",
         403,
-        "Signature expired: 20260301T081600Z is now later than 20260301T081500Z "
+        "Signature not yet current: 20260301T081600Z is still later than 20260301T081500Z "
         "(20260301T080000Z + 15 min.)",
     )
     signed.clock.advance(hours=1)
