@@ -24,7 +24,7 @@ import selectors
 import socket
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
@@ -45,6 +45,26 @@ DEFAULT_CONNECTION_TIMEOUT = 60.0
 LISTEN_BACKLOG = 128
 # After refusing a request, input that arrives within this pause is still read and dropped.
 _DISCARD_PAUSE = 0.01
+
+
+def _brief_after_answering(app: WSGIApp) -> WSGIApp:
+    """``app``, after whose answer a read from the connection waits only briefly.
+
+    Werkzeug reads and drops what is left of a request after the answer, so that a client
+    still sending sees the answer rather than a reset; but each of its reads waits for
+    10 MB or the end of the stream. A client that sent part of a refused body and then
+    reads to the end of the answer would hold its connection until the idle timeout.
+    """
+
+    def answered_briefly(
+        environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterator[bytes]:
+        yield from app(environ, start_response)
+        connection = environ.get("werkzeug.socket")
+        if connection is not None:
+            connection.settimeout(_DISCARD_PAUSE)
+
+    return answered_briefly
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -138,6 +158,7 @@ class _Server(ThreadedWSGIServer):
         self._handler_threads: set[threading.Thread] = set()
         self._connections_lock = threading.Lock()
         super().__init__(*args, **kwargs)
+        self.app = _brief_after_answering(self.app)
 
     def get_request(self) -> tuple[socket.socket, Any]:
         # With every slot taken, a new connection stays in the listen backlog, unaccepted,
