@@ -51,9 +51,9 @@ def _brief_after_answering(app: WSGIApp) -> WSGIApp:
     """``app``, after whose answer a read from the connection waits only briefly.
 
     Werkzeug reads and drops what is left of a request after the answer, so that a client
-    still sending sees the answer rather than a reset; but each of its reads waits for
-    10 MB or the end of the stream. A client that sent part of a refused body and then
-    reads to the end of the answer would hold its connection until the idle timeout.
+    still sending sees the answer, not a reset; but each of its reads waits for 10 MB or
+    the end of the stream, which a client that sent part of a refused body and then reads
+    to the end of the answer would make last until the idle timeout.
     """
 
     def answered_briefly(
@@ -99,7 +99,7 @@ class _QuietHandler(WSGIRequestHandler):
         # http.server's own refusals: a request line or header line over 65,536 bytes,
         # more than 100 headers, a malformed request line.
         short, long = self.responses.get(code, ("Bad Request", ""))
-        text = f"{message or short}: {explain or long}".rstrip(": ")
+        text = f"{message or short}: {explain or long}" if explain or long else message or short
         self.log_error("code %d, message %s", code, text)
         self._answer_error(code, "ValidationException", text)
 
