@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from pytest_schedemu.server import InProcessTransport, WSGIApp
+from pytest_schedemu.server import WSGIApp
 from pytest_schedemu.settings import Settings
+from pytest_schedemu.transport import InProcessTransport
 
 
 def _unsigned(**_: Any) -> Any:

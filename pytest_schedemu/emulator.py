@@ -135,7 +135,12 @@ class Emulator(Inspection):
                         settings.host,
                     )
                 self._server = ServerThread(
-                    self._app, settings.host, settings.port, log_requests=settings.log_requests
+                    self._app,
+                    settings.host,
+                    settings.port,
+                    log_requests=settings.log_requests,
+                    max_connections=settings.max_connections,
+                    connection_timeout=settings.connection_timeout,
                 )
             if self._real_time is not None:
                 self._real_time.start()

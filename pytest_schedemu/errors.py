@@ -10,8 +10,13 @@
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
         ├── ServiceQuotaExceededException 402
+        ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
+        ├── IncompleteSignatureException  403  an Authorization header missing a part
+        ├── UnrecognizedClientException   403  an access key the emulator does not know
+        ├── InvalidSignatureException     403  a signature, scope or date that does not match
         ├── ResourceNotFoundException     404
         ├── UnknownOperationException     404  no route for this method and path
+        ├── RequestTimeoutException       408  the body did not arrive within the idle timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
         ├── ThrottlingException           429  only when a test injects it
@@ -81,6 +86,26 @@ class ServiceQuotaExceededException(ApiError):
     status = 402
 
 
+class MissingAuthenticationTokenException(ApiError):
+    code = "MissingAuthenticationTokenException"
+    status = 403
+
+
+class IncompleteSignatureException(ApiError):
+    code = "IncompleteSignatureException"
+    status = 403
+
+
+class UnrecognizedClientException(ApiError):
+    code = "UnrecognizedClientException"
+    status = 403
+
+
+class InvalidSignatureException(ApiError):
+    code = "InvalidSignatureException"
+    status = 403
+
+
 class ResourceNotFoundException(ApiError):
     code = "ResourceNotFoundException"
     status = 404
@@ -89,6 +114,11 @@ class ResourceNotFoundException(ApiError):
 class UnknownOperationException(ApiError):
     code = "UnknownOperationException"
     status = 404
+
+
+class RequestTimeoutException(ApiError):
+    code = "RequestTimeoutException"
+    status = 408
 
 
 class ConflictException(ApiError):
@@ -122,6 +152,10 @@ API_ERRORS: dict[str, type[ApiError]] = {
         ValidationException,
         SerializationException,
         ServiceQuotaExceededException,
+        MissingAuthenticationTokenException,
+        IncompleteSignatureException,
+        UnrecognizedClientException,
+        InvalidSignatureException,
         ResourceNotFoundException,
         UnknownOperationException,
         ConflictException,

@@ -3,24 +3,34 @@
 The server socket is bound in the caller's thread, so a busy port fails the caller at once
 with an error that names the port; Werkzeug never gets the chance to print and call
 ``sys.exit``. Requests are served from one daemon thread plus one thread per connection.
-``stop()`` closes kept-alive client connections itself: botocore keeps connections open,
-and a handler thread blocked reading the next request would otherwise hold up the join.
+``stop()`` closes open client connections itself: a handler thread blocked reading from an
+idle client would otherwise hold up the join.
+
+Against clients that misbehave, by mistake or not: at most ``max_connections`` connections
+are served at once (the others wait in the listen backlog, not accepted), a connection that
+sends nothing for ``connection_timeout`` seconds is closed, and a request whose body length
+is ambiguous (a Content-Length that is not a number, two that disagree, one beside
+``Transfer-Encoding: chunked``) is refused before its body is read. http.server bounds the
+request line and each header line to 65,536 bytes and the headers to 100; its refusals are
+answered in the API's JSON error shape.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
+import selectors
 import socket
 import threading
-from collections.abc import Iterable
+import uuid
+from collections.abc import Iterable, Iterator
 from typing import Any, Callable
-from urllib.parse import unquote, urlsplit
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-from pytest_schedemu.errors import ServerStartError
+from pytest_schedemu.api.app import error_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
+from pytest_schedemu.errors import ApiError, ServerStartError
 
 logger = logging.getLogger("pytest_schedemu.server")
 
@@ -28,6 +38,31 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 # How often the serving loop looks for a shutdown request: it bounds how long stop() waits.
 POLL_INTERVAL = 0.02
+DEFAULT_MAX_CONNECTIONS = 256
+DEFAULT_CONNECTION_TIMEOUT = 60.0
+LISTEN_BACKLOG = 128
+# After refusing a request, input that arrives within this pause is still read and dropped.
+_DISCARD_PAUSE = 0.01
+
+
+def _brief_after_answering(app: WSGIApp) -> WSGIApp:
+    """``app``, after whose answer a read from the connection waits only briefly.
+
+    Werkzeug reads and drops what is left of a request after the answer, so that a client
+    still sending sees the answer, not a reset; but each of its reads waits for 10 MB or
+    the end of the stream, which a client that sent part of a refused body and then reads
+    to the end of the answer would make last until the idle timeout.
+    """
+
+    def answered_briefly(
+        environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterator[bytes]:
+        yield from app(environ, start_response)
+        connection = environ.get("werkzeug.socket")
+        if connection is not None:
+            connection.settimeout(_DISCARD_PAUSE)
+
+    return answered_briefly
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -37,10 +72,63 @@ class _QuietHandler(WSGIRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # Every read and write on the connection waits this long at most: a client that
+        # stalls, mid-request or between requests, loses its connection and its thread.
+        self.connection.settimeout(self.server.connection_timeout)
         # Werkzeug writes the status and headers, then the body, in separate sends; with
         # Nagle's algorithm the body waits for the client's delayed ACK of the headers,
         # which adds milliseconds to every call on loopback.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def handle_expect_100(self) -> bool:
+        # Werkzeug's run_wsgi answers "100 Continue" itself, after the framing check;
+        # http.server would answer it first, and twice in all.
+        return True
+
+    def run_wsgi(self) -> None:
+        try:
+            check_framing(self.headers)
+        except ApiError as error:
+            self._answer_error(error.status, error.code, error.message)
+            return
+        super().run_wsgi()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # http.server's own refusals: a request line or header line over 65,536 bytes,
+        # more than 100 headers, a malformed request line.
+        short, long = self.responses.get(code, ("Bad Request", ""))
+        text = f"{message or short}: {explain or long}" if explain or long else message or short
+        self.log_error("code %d, message %s", code, text)
+        self._answer_error(code, "ValidationException", text)
+
+    def _answer_error(self, status: int, code: str, message: str) -> None:
+        body = error_body(code, message)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("x-amzn-RequestId", str(uuid.uuid4()))
+        self.send_header("x-amzn-ErrorType", code)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        self._discard_unread()
+
+    def _discard_unread(self) -> None:
+        # Closing a socket with unread input makes the kernel send a reset, which can
+        # destroy the answer before the client reads it: take in what is already on its
+        # way, up to a bound, as Werkzeug does after the answers of the application.
+        budget = MAX_BODY_BYTES
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.connection, selectors.EVENT_READ)
+            while budget > 0 and selector.select(timeout=_DISCARD_PAUSE):
+                try:
+                    data = self.connection.recv(min(budget, 65536))
+                except OSError:
+                    return
+                if not data:
+                    return
+                budget -= len(data)
 
     def log(self, type: str, message: str, *args: Any) -> None:
         if self.server.log_requests:
@@ -53,24 +141,50 @@ class _Server(ThreadedWSGIServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, *args: Any, log_requests: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        log_requests: bool,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        connection_timeout: float = DEFAULT_CONNECTION_TIMEOUT,
+        **kwargs: Any,
+    ) -> None:
         self.log_requests = log_requests
+        self.connection_timeout = connection_timeout
+        self._slots = threading.BoundedSemaphore(max_connections)
         self._connections: set[socket.socket] = set()
         self._handler_threads: set[threading.Thread] = set()
         self._connections_lock = threading.Lock()
         super().__init__(*args, **kwargs)
+        self.app = _brief_after_answering(self.app)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        # With every slot taken, a new connection stays in the listen backlog, unaccepted,
+        # until one frees. The wait is short so that serve_forever still notices a
+        # shutdown within POLL_INTERVAL; an OSError here only makes it look again.
+        if not self._slots.acquire(timeout=POLL_INTERVAL):
+            raise OSError("every connection slot is taken")
+        try:
+            return super().get_request()
+        except BaseException:
+            self._slots.release()
+            raise
 
     def process_request(self, request: Any, client_address: Any) -> None:
         thread = threading.Thread(
             target=self._serve_connection,
             args=(request, client_address),
-            name="schedemu-connection",
+            name=f"schedemu-connection-{self.port}",
             daemon=True,
         )
         with self._connections_lock:
             self._connections.add(request)
             self._handler_threads.add(thread)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:
+            self._forget(request, thread)
+            raise
 
     def _serve_connection(self, request: Any, client_address: Any) -> None:
         try:
@@ -79,9 +193,13 @@ class _Server(ThreadedWSGIServer):
             self.handle_error(request, client_address)
         finally:
             self.shutdown_request(request)
-            with self._connections_lock:
-                self._connections.discard(request)
-                self._handler_threads.discard(threading.current_thread())
+            self._forget(request, threading.current_thread())
+
+    def _forget(self, request: Any, thread: threading.Thread) -> None:
+        with self._connections_lock:
+            self._connections.discard(request)
+            self._handler_threads.discard(thread)
+        self._slots.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client hanging up mid-request is not an emulator failure; keep it out of stderr.
@@ -107,7 +225,7 @@ def _bind(host: str, port: int) -> socket.socket:
             # second listener on a port that is in use.
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(LISTEN_BACKLOG)
     except OSError as error:
         sock.close()
         raise ServerStartError(
@@ -119,11 +237,34 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 class ServerThread:
-    """A Werkzeug server for ``app`` on (host, port), served from a daemon thread."""
+    """A Werkzeug server for ``app`` on (host, port), served from a daemon thread.
+
+    At most ``max_connections`` connections are served at once; one that sends nothing for
+    ``connection_timeout`` seconds is closed.
+    """
 
     def __init__(
-        self, app: WSGIApp, host: str = "127.0.0.1", port: int = 0, log_requests: bool = False
+        self,
+        app: WSGIApp,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_requests: bool = False,
+        *,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        connection_timeout: float = DEFAULT_CONNECTION_TIMEOUT,
     ) -> None:
+        if (
+            isinstance(max_connections, bool)
+            or not isinstance(max_connections, int)
+            or max_connections < 1
+        ):
+            raise ValueError(
+                f"Unsupported max_connections {max_connections!r}: expected an integer >= 1"
+            )
+        if not connection_timeout > 0:
+            raise ValueError(
+                f"Unsupported connection_timeout {connection_timeout!r}: expected seconds > 0"
+            )
         listener = _bind(host, port)
         try:
             self._server = _Server(
@@ -133,6 +274,8 @@ class ServerThread:
                 handler=_QuietHandler,
                 fd=listener.fileno(),
                 log_requests=log_requests,
+                max_connections=max_connections,
+                connection_timeout=connection_timeout,
             )
         finally:
             # Werkzeug serves a duplicate of the descriptor; ours is no longer needed.
@@ -163,96 +306,3 @@ class ServerThread:
         self._server.close_connections(timeout=1.0)
         self._server.server_close()
         self._thread.join()
-
-
-# -- in-process transport ---------------------------------------------------------------------
-
-
-class _RawBody:
-    """The part of a urllib3 response that botocore reads."""
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-
-    def stream(self, amt: int | None = None, decode_content: bool = True) -> Iterable[bytes]:
-        yield self._data
-
-    def read(self, amt: int | None = None) -> bytes:
-        data, self._data = self._data, b""
-        return data
-
-
-def call_wsgi(
-    app: WSGIApp, method: str, url: str, headers: Iterable[tuple[str, Any]], body: bytes
-) -> tuple[int, list[tuple[str, str]], bytes]:
-    """Run one request through ``app`` without a socket, as the HTTP server would."""
-    parts = urlsplit(url)
-    # The server decodes the path once (so %2F becomes "/") and hands it over in WSGI's
-    # latin-1 convention; doing the same here keeps both transports identical.
-    path = unquote(parts.path).encode("utf-8").decode("latin-1")
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": method,
-        "SCRIPT_NAME": "",
-        "PATH_INFO": path,
-        "RAW_URI": parts.path + (f"?{parts.query}" if parts.query else ""),
-        "QUERY_STRING": parts.query,
-        "SERVER_NAME": parts.hostname or "localhost",
-        "SERVER_PORT": str(parts.port or 80),
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "CONTENT_LENGTH": str(len(body)),
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": parts.scheme or "http",
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.errors": io.StringIO(),
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": False,
-        "wsgi.run_once": False,
-        # An HTTP client sends the Host header itself; botocore signs it.
-        "HTTP_HOST": parts.netloc,
-    }
-    for name, raw_value in headers:
-        # botocore keeps some header values (the signature) as bytes; WSGI wants text.
-        value = raw_value.decode("latin-1") if isinstance(raw_value, bytes) else raw_value
-        key = name.upper().replace("-", "_")
-        if key == "CONTENT_TYPE":
-            environ["CONTENT_TYPE"] = value
-        elif key != "CONTENT_LENGTH":
-            environ[f"HTTP_{key}"] = value
-    captured: list[Any] = []
-
-    def start_response(status: str, response_headers: list[tuple[str, str]], *_: Any) -> None:
-        captured[:] = [int(status.split(" ", 1)[0]), response_headers]
-
-    chunks = app(environ, start_response)
-    data = b"".join(chunks)
-    return captured[0], captured[1], data
-
-
-class InProcessTransport:
-    """A botocore ``before-send`` handler that answers from the WSGI app directly."""
-
-    def __init__(self, app: WSGIApp, *, access_key: str, region: str, signing_name: str) -> None:
-        self.app = app
-        self._authorization = (
-            f"AWS4-HMAC-SHA256 Credential={access_key}/20000101/{region}/{signing_name}/"
-            "aws4_request, SignedHeaders=host, Signature=unsigned-in-process"
-        )
-
-    def __call__(self, request: Any, **_: Any) -> Any:
-        from botocore.awsrequest import AWSResponse
-
-        if "Authorization" not in request.headers:
-            request.headers["Authorization"] = self._authorization
-        body = request.body
-        if body is None:
-            data = b""
-        elif isinstance(body, bytes):
-            data = body
-        elif isinstance(body, str):
-            data = body.encode("utf-8")
-        else:
-            data = body.read()
-        status, headers, payload = call_wsgi(
-            self.app, request.method, request.url, request.headers.items(), data
-        )
-        return AWSResponse(request.url, status, dict(headers), _RawBody(payload))

@@ -293,6 +293,20 @@ class Settings:
     delivery_workers: int = _setting(
         8, "threads delivering in real time", scope=SERVER, parse=int, check=_integer(1)
     )
+    max_connections: int = _setting(
+        256,
+        "connections served at once; more wait in the listen backlog",
+        scope=SERVER,
+        parse=int,
+        check=_integer(1),
+    )
+    connection_timeout: float = _setting(
+        60.0,
+        "seconds a connection may stay idle, or stall mid-request, before it is closed",
+        scope=SERVER,
+        parse=float,
+        check=_seconds(True),
+    )
     log_requests: bool = _setting(
         False, "log every HTTP request", scope=SERVER, parse=parse_bool, check=_boolean
     )

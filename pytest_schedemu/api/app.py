@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu import jsontext
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
 from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
@@ -31,7 +32,6 @@ from pytest_schedemu.errors import (
     ApiError,
     ConflictException,
     InternalServerException,
-    RequestEntityTooLargeException,
     SerializationException,
     UnknownOperationException,
 )
@@ -41,7 +41,6 @@ from pytest_schedemu.times import truncate_to_ms
 
 logger = logging.getLogger("pytest_schedemu.api")
 
-MAX_BODY_BYTES = 1024 * 1024
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
@@ -261,35 +260,6 @@ class SchedulerApp:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         return found
 
-    def _read_body(self, environ: WSGIEnvironment) -> bytes:
-        stream = environ["wsgi.input"]
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > MAX_BODY_BYTES:
-            # Drain what the client sent so a kept-alive connection stays in step.
-            remaining = length
-            while remaining > 0:
-                chunk = stream.read(min(remaining, 65536))
-                if not chunk:
-                    break
-                remaining -= len(chunk)
-            raise RequestEntityTooLargeException(
-                f"Request body is larger than the limit of {MAX_BODY_BYTES} bytes."
-            )
-        if length:
-            data: bytes = stream.read(length)
-        elif environ.get("wsgi.input_terminated"):
-            data = stream.read(MAX_BODY_BYTES + 1)
-            if len(data) > MAX_BODY_BYTES:
-                raise RequestEntityTooLargeException(
-                    f"Request body is larger than the limit of {MAX_BODY_BYTES} bytes."
-                )
-        else:
-            data = b""
-        return data
-
     def _partition(self, environ: WSGIEnvironment) -> tuple[str, str]:
         match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
         if match is None:
@@ -305,7 +275,7 @@ class SchedulerApp:
     def _handle(
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
-        raw_body = self._read_body(environ)
+        raw_body = read_body(environ, MAX_BODY_BYTES)
         if self.settings.verify_signatures:
             verify_signature(environ, raw_body, self.settings.credentials, self.clock.now())
         bindings = self.bindings[operation]

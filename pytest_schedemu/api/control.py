@@ -14,6 +14,8 @@ from urllib.parse import parse_qs
 
 from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
     ClockError,
@@ -88,13 +90,15 @@ class ControlApi:
         if handler is None:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
-        result = handler(self._body(environ), query)
+        raw = read_body(environ, MAX_BODY_BYTES)
+        settings = self._settings
+        if settings.verify_signatures:
+            verify_signature(environ, raw, settings.credentials, self._clock.now())
+        result = handler(self._body(raw), query)
         return 200, json.dumps(to_json(result), sort_keys=True).encode()
 
     @staticmethod
-    def _body(environ: dict[str, Any]) -> dict[str, Any]:
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-        raw = environ["wsgi.input"].read(length) if length else b""
+    def _body(raw: bytes) -> dict[str, Any]:
         if not raw.strip():
             return {}
         try:

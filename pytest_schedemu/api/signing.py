@@ -2,44 +2,39 @@
 
 Off by default: tests under a frozen clock sign with the frozen time, and nobody wants an
 emulator to reject its own test's requests. With ``verify_signatures=True`` and a table of
-credentials, every request must carry a valid signature from a known access key, made
-within 15 minutes of the emulator's clock, as AWS requires.
+credentials, every request must carry a valid signature from a known access key, scoped to
+the ``scheduler`` service, over the body it carries, made within 15 minutes of the
+emulator's clock, as AWS requires.
+
+The checks run in the order AWS runs them, and fail with AWS's codes and messages; where
+AWS's wording is not known the message is a choice in its style. ``docs/signing.md`` lists
+each message and where it comes from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
-import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import quote
 
-from pytest_schedemu.errors import ApiError
+from pytest_schedemu.errors import (
+    IncompleteSignatureException,
+    InvalidSignatureException,
+    MissingAuthenticationTokenException,
+    UnrecognizedClientException,
+)
 
 SKEW = timedelta(minutes=15)
-_AUTHORIZATION = re.compile(
-    r"AWS4-HMAC-SHA256\s+Credential=(?P<key>[^/]+)/(?P<date>\d{8})/(?P<region>[^/]+)/"
-    r"(?P<service>[^/]+)/aws4_request,\s*SignedHeaders=(?P<headers>[^,]+),\s*"
-    r"Signature=(?P<signature>[0-9a-f]+)"
-)
+SERVICE = "scheduler"
+ALGORITHM = "AWS4-HMAC-SHA256"
+TERMINATOR = "aws4_request"
 _AMZ_DATE = "%Y%m%dT%H%M%SZ"
-
-
-class MissingAuthenticationTokenException(ApiError):
-    code = "MissingAuthenticationTokenException"
-    status = 403
-
-
-class UnrecognizedClientException(ApiError):
-    code = "UnrecognizedClientException"
-    status = 403
-
-
-class InvalidSignatureException(ApiError):
-    code = "InvalidSignatureException"
-    status = 403
-
+_REQUIRED = ("Credential", "Signature", "SignedHeaders")
+# Payload hashes that leave the body out of the signature: S3 accepts them, this API does not.
+_UNSIGNED_PAYLOADS = ("UNSIGNED-PAYLOAD", "STREAMING-")
 
 _MISMATCH = (
     "The request signature we calculated does not match the signature you provided. Check "
@@ -52,38 +47,139 @@ def verify(
     environ: Mapping[str, Any], body: bytes, credentials: Mapping[str, str], now: datetime
 ) -> None:
     """Raise the AWS error for a request that is not properly signed."""
+    header = environ.get("HTTP_AUTHORIZATION", "").strip()
+    if not header.startswith("AWS4-"):
+        raise MissingAuthenticationTokenException("Missing Authentication Token")
+    algorithm, _, rest = header.partition(" ")
+    params = _parameters(rest)
+    stamp = environ.get("HTTP_X_AMZ_DATE", "")
+    missing = [
+        f"Authorization header requires '{name}' parameter. "
+        for name in _REQUIRED
+        if not params.get(name)
+    ]
+    if not stamp:
+        missing.append(
+            "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
+        )
+    if missing:
+        raise IncompleteSignatureException("".join(missing) + f"Authorization={header}")
+    signed_at = _signing_time(stamp)
+    _check_freshness(stamp, signed_at, now)
+    signed_headers = params["SignedHeaders"].lower().split(";")
+    if "host" not in signed_headers:
+        raise InvalidSignatureException("'Host' must be a 'SignedHeader' in the AWS Authorization.")
+    if algorithm != ALGORITHM:
+        raise IncompleteSignatureException(
+            f"Unsupported AWS 'algorithm': '{algorithm}' (only {ALGORITHM} for now). "
+        )
+    access_key, scope = _scope(params["Credential"], stamp)
+    secret = credentials.get(access_key)
+    if secret is None:
+        raise UnrecognizedClientException("The security token included in the request is invalid.")
+    _check_payload_hash(environ, body)
+    _check_signature(environ, body, signed_headers, stamp, access_key, secret, scope, params)
+
+
+def _parameters(text: str) -> dict[str, str]:
+    # AWS reads "Credential=a, SignedHeaders=b, Signature=c" with or without the spaces.
+    params: dict[str, str] = {}
+    for part in text.replace(" ", "").split(","):
+        name, _, value = part.partition("=")
+        params[name] = value
+    return params
+
+
+def _signing_time(stamp: str) -> datetime:
+    try:
+        return datetime.strptime(stamp, _AMZ_DATE).replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise IncompleteSignatureException(
+            f"Date must be in ISO-8601 'basic format'. Got '{stamp}'. "
+            "See http://en.wikipedia.org/wiki/ISO_8601"
+        ) from None
+
+
+def _check_freshness(stamp: str, signed_at: datetime, now: datetime) -> None:
+    clock = now.strftime(_AMZ_DATE)
+    if signed_at < now - SKEW:
+        earliest = (now - SKEW).strftime(_AMZ_DATE)
+        raise InvalidSignatureException(
+            f"Signature expired: {stamp} is now earlier than {earliest} ({clock} - 15 min.)"
+        )
+    if signed_at > now + SKEW:
+        latest = (now + SKEW).strftime(_AMZ_DATE)
+        raise InvalidSignatureException(
+            f"Signature not yet current: {stamp} is still later than {latest} ({clock} + 15 min.)"
+        )
+
+
+def _scope(credential: str, stamp: str) -> tuple[str, list[str]]:
+    """The access key and the scope (date, region, service, terminator) of a Credential."""
+    parts = credential.rstrip("/").split("/")
+    if len(parts) != 5:
+        raise IncompleteSignatureException(
+            "Credential must have exactly 5 slash-delimited elements, e.g. "
+            f"keyid/date/region/service/term, got '{credential}'"
+        )
+    access_key, date, _region, service, terminator = parts
+    # AWS names every wrong part of the scope at once, each sentence after the other.
+    problems = []
+    if service != SERVICE:
+        problems.append(f"Credential should be scoped to correct service: '{SERVICE}'. ")
+    if terminator != TERMINATOR:
+        problems.append(
+            f"Credential should be scoped with a valid terminator: '{TERMINATOR}', "
+            f"not '{terminator}'. "
+        )
+    if date != stamp[:8]:
+        problems.append(
+            "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date "
+            f"from HTTP: '{date}' != '{stamp[:8]}', from '{stamp}'."
+        )
+    if problems:
+        raise InvalidSignatureException("".join(problems))
+    return access_key, parts[1:]
+
+
+def _check_payload_hash(environ: Mapping[str, Any], body: bytes) -> None:
+    declared = environ.get("HTTP_X_AMZ_CONTENT_SHA256")
+    if declared is None:
+        return
+    if declared.startswith(_UNSIGNED_PAYLOADS):
+        raise InvalidSignatureException(
+            f"x-amz-content-sha256 '{declared}' is not supported by this service: sign the "
+            "request body and send its SHA-256 as lowercase hex, or leave the header out."
+        )
+    if declared != hashlib.sha256(body).hexdigest():
+        raise InvalidSignatureException(
+            "The provided 'x-amz-content-sha256' header does not match what was computed."
+        )
+
+
+def _check_signature(
+    environ: Mapping[str, Any],
+    body: bytes,
+    signed_headers: list[str],
+    stamp: str,
+    access_key: str,
+    secret: str,
+    scope: list[str],
+    params: Mapping[str, str],
+) -> None:
     from botocore.auth import SigV4Auth
     from botocore.awsrequest import AWSRequest
     from botocore.credentials import Credentials
 
-    header = environ.get("HTTP_AUTHORIZATION")
-    if not header:
-        raise MissingAuthenticationTokenException("Missing Authentication Token")
-    match = _AUTHORIZATION.fullmatch(header.strip())
-    if match is None:
-        raise InvalidSignatureException(_MISMATCH)
-    secret = credentials.get(match["key"])
-    if secret is None:
-        raise UnrecognizedClientException("The security token included in the request is invalid.")
-    stamp = environ.get("HTTP_X_AMZ_DATE", "")
-    try:
-        signed_at = datetime.strptime(stamp, _AMZ_DATE).replace(tzinfo=timezone.utc)
-    except ValueError:
-        raise InvalidSignatureException(_MISMATCH) from None
-    if abs(now - signed_at) > SKEW:
-        earliest = (now - SKEW).strftime(_AMZ_DATE)
-        latest = (now + SKEW).strftime(_AMZ_DATE)
-        relation = f"earlier than {earliest}" if signed_at < now else f"later than {latest}"
-        raise InvalidSignatureException(
-            f"Signature expired: {stamp} is now {relation} "
-            f"({now.strftime(_AMZ_DATE)} {'-' if signed_at < now else '+'} 15 min.)"
-        )
     # Rebuild the request as the client signed it: only the headers it says it signed.
     headers = {}
-    for name in match["headers"].split(";"):
-        key = "CONTENT_TYPE" if name == "content-type" else "HTTP_" + name.upper().replace("-", "_")
-        if name == "content-length":
+    for name in signed_headers:
+        if name == "content-type":
+            key = "CONTENT_TYPE"
+        elif name == "content-length":
             key = "CONTENT_LENGTH"
+        else:
+            key = "HTTP_" + name.upper().replace("-", "_")
         if key in environ:
             headers[name] = environ[key]
     # The path as the client sent it, still percent-encoded: the signer encodes it again.
@@ -95,8 +191,14 @@ def verify(
     for name, value in headers.items():
         request.headers[name] = value
     request.context["timestamp"] = stamp
-    signer = SigV4Auth(Credentials(match["key"], secret), match["service"], match["region"])
+    _date, region, service, _terminator = scope
+    signer = SigV4Auth(Credentials(access_key, secret), service, region)
     canonical = signer.canonical_request(request)
-    expected = signer.signature(signer.string_to_sign(request, canonical), request)
-    if not hmac.compare_digest(expected, match["signature"]):
-        raise InvalidSignatureException(_MISMATCH)
+    string_to_sign = signer.string_to_sign(request, canonical)
+    expected = signer.signature(string_to_sign, request)
+    if not hmac.compare_digest(expected.encode(), params["Signature"].encode()):
+        # As AWS does, show what was expected, so a hand-made signer can be put right.
+        raise InvalidSignatureException(
+            f"{_MISMATCH}\n\nThe Canonical String for this request should have been\n"
+            f"'{canonical}'\n\nThe String-to-Sign should have been\n'{string_to_sign}'\n"
+        )

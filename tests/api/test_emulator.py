@@ -62,13 +62,20 @@ def test_client_keyword_arguments_win() -> None:
 def test_stop_returns_quickly_and_joins_the_server_thread() -> None:
     before = set(threading.enumerate())
     emu = Emulator().start()
-    emu.client().list_schedule_groups()  # leaves a kept-alive connection open
+    port = emu.endpoint_url.rsplit(":", 1)[1]
+    # A client that connects and sends nothing: its handler thread waits for a request.
+    idle = socket.create_connection(("127.0.0.1", int(port)))
+    deadline = time.monotonic() + 5
+    while not any(t.name == f"schedemu-connection-{port}" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the server never accepted the connection"
+        time.sleep(0.001)
     ours = set(threading.enumerate()) - before
-    assert {t.name for t in ours} >= {"schedemu-server-" + emu.endpoint_url.rsplit(":", 1)[1]}
+    assert {t.name for t in ours} >= {f"schedemu-server-{port}", f"schedemu-connection-{port}"}
     started = time.perf_counter()
     emu.stop()
     assert time.perf_counter() - started < 1.0  # about 20 ms; generous for a busy machine
     assert not [t for t in ours if t.is_alive()]
+    idle.close()
 
 
 def test_stop_twice_is_harmless() -> None:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import http.client
+import json
+import shutil
+import subprocess
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
 from freezegun import freeze_time
 
 from pytest_schedemu import Emulator
@@ -88,7 +96,7 @@ def test_signature_more_than_fifteen_minutes_away_from_the_virtual_clock(
     assert error(excinfo) == (
         "InvalidSignatureException",
         403,
-        "Signature expired: 20260301T081600Z is now later than 20260301T081500Z "
+        "Signature not yet current: 20260301T081600Z is still later than 20260301T081500Z "
         "(20260301T080000Z + 15 min.)",
     )
     signed.clock.advance(hours=1)
@@ -122,3 +130,272 @@ def test_signatures_are_not_checked_by_default(plain_client: Any) -> None:
 def test_verification_needs_credentials() -> None:
     with pytest.raises(ValueError, match="needs credentials"):
         Emulator(verify_signatures=True)
+
+
+# -- the parts of a signature, checked one by one over raw HTTP -------------------------------
+
+DATE = "20260301"
+STAMP = "20260301T080000Z"
+SCOPE = f"AKIDGOOD/{DATE}/us-east-1/scheduler/aws4_request"
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Emulator]:
+    with Emulator(start=START, verify_signatures=True, credentials=CREDENTIALS) as emu:
+        yield emu
+
+
+@pytest.fixture
+def http_signed(served: Emulator) -> Emulator:
+    served.reset(start=START)
+    return served
+
+
+def send(emu: Emulator, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+    connection = http.client.HTTPConnection("127.0.0.1", int(emu.endpoint_url.rsplit(":", 1)[1]))
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        parsed = json.loads(response.read())
+    finally:
+        connection.close()
+    if response.status == 200:
+        return 200, parsed
+    return response.status, parsed["__type"], parsed["Message"]
+
+
+def signed_headers(
+    emu: Emulator,
+    method: str,
+    path: str,
+    body: bytes = b"",
+    *,
+    service: str = "scheduler",
+    secret: str = "secret-good",
+    headers: dict[str, str] | None = None,
+) -> dict[str, str]:
+    """The headers of a request signed the documented way, with botocore's SigV4Auth."""
+    request = AWSRequest(method=method, url=emu.endpoint_url + path, data=body, headers=headers)
+    with freeze_time(START):
+        SigV4Auth(Credentials("AKIDGOOD", secret), service, "us-east-1").add_auth(request)
+    return dict(request.prepare().headers.items())
+
+
+def send_edited(emu: Emulator, old: str, new: str, header: str = "Authorization") -> Any:
+    headers = signed_headers(emu, "GET", "/schedules")
+    assert old in headers[header]
+    headers[header] = headers[header].replace(old, new)
+    return send(emu, "GET", "/schedules", b"", headers)
+
+
+def test_credential_scoped_to_another_service_is_refused(http_signed: Emulator) -> None:
+    headers = signed_headers(http_signed, "GET", "/schedules", service="events")
+    assert send(http_signed, "GET", "/schedules", b"", headers) == (
+        403,
+        "InvalidSignatureException",
+        "Credential should be scoped to correct service: 'scheduler'. ",
+    )
+
+
+def test_credential_date_must_be_the_date_of_x_amz_date(http_signed: Emulator) -> None:
+    assert send_edited(http_signed, f"/{DATE}/", "/20260228/") == (
+        403,
+        "InvalidSignatureException",
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from "
+        f"HTTP: '20260228' != '{DATE}', from '{STAMP}'.",
+    )
+
+
+def test_every_wrong_part_of_the_scope_is_named_at_once(http_signed: Emulator) -> None:
+    wrong = "AKIDGOOD/20260228/us-east-1/events/aws5_request"
+    assert send_edited(http_signed, SCOPE, wrong)[2] == (
+        "Credential should be scoped to correct service: 'scheduler'. "
+        "Credential should be scoped with a valid terminator: 'aws4_request', not "
+        "'aws5_request'. "
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from "
+        f"HTTP: '20260228' != '{DATE}', from '{STAMP}'."
+    )
+
+
+def test_a_credential_of_four_parts_is_incomplete(http_signed: Emulator) -> None:
+    assert send_edited(http_signed, SCOPE, f"AKIDGOOD/{DATE}/us-east-1/scheduler") == (
+        403,
+        "IncompleteSignatureException",
+        "Credential must have exactly 5 slash-delimited elements, e.g. "
+        f"keyid/date/region/service/term, got 'AKIDGOOD/{DATE}/us-east-1/scheduler'",
+    )
+
+
+def test_missing_parts_of_the_authorization_header_are_listed(http_signed: Emulator) -> None:
+    authorization = f"AWS4-HMAC-SHA256 Credential={SCOPE}"
+    assert send(http_signed, "GET", "/schedules", b"", {"Authorization": authorization}) == (
+        403,
+        "IncompleteSignatureException",
+        "Authorization header requires 'Signature' parameter. "
+        "Authorization header requires 'SignedHeaders' parameter. "
+        "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
+        f"Authorization={authorization}",
+    )
+
+
+def test_x_amz_date_must_be_in_iso_8601_basic_format(http_signed: Emulator) -> None:
+    status, code, message = send_edited(
+        http_signed, STAMP, "2026-03-01T08:00:00Z", header="X-Amz-Date"
+    )
+    assert (status, code) == (403, "IncompleteSignatureException")
+    assert message == (
+        "Date must be in ISO-8601 'basic format'. Got '2026-03-01T08:00:00Z'. "
+        "See http://en.wikipedia.org/wiki/ISO_8601"
+    )
+
+
+def test_host_must_be_a_signed_header(http_signed: Emulator) -> None:
+    assert send_edited(http_signed, "SignedHeaders=host;", "SignedHeaders=") == (
+        403,
+        "InvalidSignatureException",
+        "'Host' must be a 'SignedHeader' in the AWS Authorization.",
+    )
+
+
+def test_only_hmac_sha256_signatures_are_supported(http_signed: Emulator) -> None:
+    assert send_edited(http_signed, "AWS4-HMAC-SHA256 ", "AWS4-ECDSA-P256-SHA256 ") == (
+        403,
+        "IncompleteSignatureException",
+        "Unsupported AWS 'algorithm': 'AWS4-ECDSA-P256-SHA256' (only AWS4-HMAC-SHA256 for now). ",
+    )
+
+
+def test_an_authorization_header_that_is_not_sigv4_is_a_missing_token(
+    http_signed: Emulator,
+) -> None:
+    assert send(http_signed, "GET", "/schedules", b"", {"Authorization": "Bearer abc"}) == (
+        403,
+        "MissingAuthenticationTokenException",
+        "Missing Authentication Token",
+    )
+
+
+def test_a_mismatch_shows_the_canonical_request_aws_expected(http_signed: Emulator) -> None:
+    headers = signed_headers(http_signed, "GET", "/schedules?MaxResults=5", secret="wrong")
+    status, code, message = send(http_signed, "GET", "/schedules?MaxResults=5", b"", headers)
+    assert (status, code) == (403, "InvalidSignatureException")
+    host = http_signed.endpoint_url.split("//", 1)[1]
+    canonical = (
+        f"GET\n/schedules\nMaxResults=5\nhost:{host}\nx-amz-date:{STAMP}\n\nhost;x-amz-date\n"
+        + hashlib.sha256(b"").hexdigest()
+    )
+    string_to_sign = (
+        f"AWS4-HMAC-SHA256\n{STAMP}\n{DATE}/us-east-1/scheduler/aws4_request\n"
+        + hashlib.sha256(canonical.encode()).hexdigest()
+    )
+    assert message == (
+        "The request signature we calculated does not match the signature you provided. "
+        "Check your AWS Secret Access Key and signing method. Consult the service "
+        "documentation for details.\n\n"
+        f"The Canonical String for this request should have been\n'{canonical}'\n\n"
+        f"The String-to-Sign should have been\n'{string_to_sign}'\n"
+    )
+
+
+# -- the payload hash ---------------------------------------------------------------------------
+
+BODY = b'{"Tags": []}'
+
+
+def create_group(emu: Emulator, payload_hash: str, body: bytes = BODY) -> Any:
+    headers = signed_headers(
+        emu,
+        "POST",
+        "/schedule-groups/g",
+        body,
+        headers={"Content-Type": "application/json", "X-Amz-Content-SHA256": payload_hash},
+    )
+    return send(emu, "POST", "/schedule-groups/g", body, headers)
+
+
+def test_a_payload_hash_header_that_matches_the_body_is_accepted(http_signed: Emulator) -> None:
+    assert create_group(http_signed, hashlib.sha256(BODY).hexdigest())[0] == 200
+
+
+def test_a_payload_hash_header_must_match_the_body(http_signed: Emulator) -> None:
+    assert create_group(http_signed, hashlib.sha256(b"{}").hexdigest()) == (
+        403,
+        "InvalidSignatureException",
+        "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    )
+
+
+@pytest.mark.parametrize("value", ["UNSIGNED-PAYLOAD", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"])
+def test_a_payload_left_out_of_the_signature_is_refused(http_signed: Emulator, value: str) -> None:
+    # Signed over the header's value instead of the body, the body could be anything.
+    assert create_group(http_signed, value) == (
+        403,
+        "InvalidSignatureException",
+        f"x-amz-content-sha256 '{value}' is not supported by this service: sign the request "
+        "body and send its SHA-256 as lowercase hex, or leave the header out.",
+    )
+    with freeze_time(START):
+        names = [g["Name"] for g in http_signed.client().list_schedule_groups()["ScheduleGroups"]]
+    assert names == ["default"]
+
+
+# -- the control API ------------------------------------------------------------------------------
+
+
+def test_the_control_api_needs_a_signature_too(http_signed: Emulator) -> None:
+    body = b'{"hours": 1}'
+    path = "/_schedemu/clock/advance"
+    assert send(http_signed, "POST", path, body, {})[:2] == (
+        403,
+        "MissingAuthenticationTokenException",
+    )
+    assert http_signed.clock.now() == datetime(2026, 3, 1, 8, tzinfo=timezone.utc)
+    # Signed as docs/signing.md shows: botocore's SigV4Auth for the "scheduler" service.
+    status, answer = send(
+        http_signed, "POST", path, body, signed_headers(http_signed, "POST", path, body)
+    )
+    assert (status, answer["now"]) == (200, "2026-03-01T09:00:00Z")
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
+def test_curl_signs_requests_the_emulator_accepts() -> None:
+    # curl signs with the wall clock; a virtual clock started without start= is near it.
+    with Emulator(verify_signatures=True, credentials=CREDENTIALS) as emu:
+
+        def curl(*args: str, user: str = "AKIDGOOD:secret-good") -> Any:
+            command = ["curl", "-s", "--aws-sigv4", "aws:amz:us-east-1:scheduler", "--user", user]
+            result = subprocess.run(
+                [*command, *args], capture_output=True, text=True, timeout=30, check=True
+            )
+            return json.loads(result.stdout)
+
+        url = emu.endpoint_url
+        assert curl(f"{url}/_schedemu/health")["status"] == "ok"
+        before = emu.clock.now()
+        # Within the 15 minutes a signature stays valid, as curl signs with the wall clock.
+        curl("-X", "POST", f"{url}/_schedemu/clock/advance", "-d", '{"minutes": 5}')
+        assert emu.clock.now() - before == timedelta(minutes=5)
+        body = '{"Tags": []}'
+        digest = hashlib.sha256(body.encode()).hexdigest()
+        created = curl(
+            "-X",
+            "POST",
+            f"{url}/schedule-groups/g",
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            f"x-amz-content-sha256: {digest}",
+            "-d",
+            body,
+        )
+        assert created["ScheduleGroupArn"].endswith(":schedule-group/g")
+        refused = curl(f"{url}/schedules", user="AKIDGOOD:wrong")
+        assert refused["__type"] == "InvalidSignatureException"
+
+
+def test_auth_errors_can_be_injected(plain_client: Any) -> None:
+    with Emulator(start=START) as emu:
+        emu.inject_api_error(code="UnrecognizedClientException", message="expired")
+        with pytest.raises(Exception) as excinfo:
+            plain_client(emu).list_schedules()
+        assert error(excinfo) == ("UnrecognizedClientException", 403, "expired")
