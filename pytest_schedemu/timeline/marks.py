@@ -124,7 +124,6 @@ def _occurrences(plan: LanePlan, top: float, scale: TimeScale, clock: Clock) -> 
 
 
 def _bin(found: Bin, top: float, most: int, clock: Clock) -> str:
-    n = coordinate
     counts = [(outcome, found.counts[outcome]) for outcome in OUTCOMES if found.counts[outcome]]
     total = sum(count for _, count in counts)
     # Heights grow with the count, gently: neighbouring columns of a steady schedule
@@ -140,8 +139,8 @@ def _bin(found: Bin, top: float, most: int, clock: Clock) -> str:
         segment = MIN_SEGMENT + spare * count / total
         bottom -= segment
         parts.append(
-            f'<rect class="{outcome}" x="{n(x)}" y="{n(bottom)}" width="{n(width)}" '
-            f'height="{n(segment)}"/>'
+            f'<rect class="{outcome}" x="{x:.1f}" y="{bottom:.1f}" width="{width:.1f}" '
+            f'height="{segment:.1f}"/>'
         )
     parts.append("</g>")
     return "".join(parts)

@@ -103,7 +103,7 @@ def attempt_shape(outcome: str, x: float, y: float) -> str:
             f'<path d="M{_n(x - 4)} {_n(y - 4)}l8 8m0-8l-8 8"/>'
         )
     radius = "5" if outcome == DELIVERED else "4"
-    return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{radius}"/>'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}"/>'
 
 
 def ring_shape(fate: str, x: float, y: float) -> str:

@@ -80,14 +80,15 @@ def instant_text(moment: datetime, zone: tzinfo | None, zone_name: str) -> str:
     ``2026-03-08 14:00:00Z · 10:00:00 EDT America/New_York`` (the local date is added
     when it differs from the UTC one).
     """
-    moment = as_utc(moment)
+    if moment.tzinfo is not timezone.utc:
+        moment = as_utc(moment)
     text = _stamp(moment)
     if zone is None or zone_name in UTC_NAMES:
         return text + "Z"
-    local = _stamp(moment.astimezone(zone))
-    shown = local[11:] if local[:10] == text[:10] else local
-    abbreviation = moment.astimezone(zone).tzname() or ""
-    return f"{text}Z · {shown} {abbreviation} {zone_name}".replace("  ", " ")
+    local = moment.astimezone(zone)
+    wall = _stamp(local)
+    shown = wall[11:] if wall[:10] == text[:10] else wall
+    return f"{text}Z · {shown} {local.tzname() or ''} {zone_name}".replace("  ", " ")
 
 
 def duration_text(seconds: float) -> str:

@@ -19,7 +19,7 @@ from pytest_schedemu.timeline.lanes import (
     Mark,
     Occurrence,
 )
-from pytest_schedemu.timeline.text import duration_text, excerpt, instant_text
+from pytest_schedemu.timeline.text import UTC_NAMES, duration_text, excerpt, instant_text
 
 OUTCOME_WORDS = {
     DELIVERED: "delivered",
@@ -38,15 +38,14 @@ class Clock:
     """Writes instants for one lane: in UTC and in the lane's zone."""
 
     def __init__(self, zone: tzinfo | None, zone_name: str) -> None:
-        self.zone = zone
+        # A lane in UTC needs no second clock.
+        self.zone = None if zone_name in UTC_NAMES else zone
         self.zone_name = zone_name
 
     def at(self, seconds: float) -> str:
-        return instant_text(_moment(seconds), self.zone, self.zone_name)
-
-
-def _moment(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, timezone.utc)
+        return instant_text(
+            datetime.fromtimestamp(seconds, timezone.utc), self.zone, self.zone_name
+        )
 
 
 def mark_title(mark: Mark, clock: Clock) -> str:
