@@ -81,7 +81,7 @@ def fit_span(
 def _rounded_out(low: float, high: float) -> tuple[float, float]:
     # Ends on whole seconds, minutes or hours read better than a margin's odd fraction.
     span = high - low
-    unit = 1 if span < HOUR else MINUTE if span < 2 * DAY else HOUR
+    unit = 1 if span < 10 * MINUTE else MINUTE if span < 2 * DAY else HOUR
     return math.floor(low / unit) * unit, math.ceil(high / unit) * unit
 
 
