@@ -9,8 +9,10 @@ of records.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from pytest_schedemu.timeline.lanes import OUTCOMES, Change, Lane
 from pytest_schedemu.timeline.layout import TimeScale
@@ -73,26 +75,27 @@ def plan_lanes(lanes: Sequence[Lane], scale: TimeScale) -> tuple[list[LanePlan],
         _fill_columns(plan, item.pixels, scale, width)
         plan.changes = _change_columns(item.changes, scale.left, width)
         if not detailed:
-            plan.tick_columns = _tick_columns(lane, item.occurrences, scale, width)
+            plan.tick_columns = _tick_columns(lane, scale, width)
         plans.append(plan)
     return plans, width
 
 
 def _place(lane: Lane, scale: TimeScale) -> _Placed:
     start, end, per_second = scale.start, scale.end, scale.per_second
-    pixels: dict[int, list[int]] = {}
-    for index, seconds in enumerate(lane.seconds):
-        if start <= seconds <= end:
-            pixel = int((seconds - start) * per_second)
-            found = pixels.get(pixel)
-            if found is None:
-                pixels[pixel] = [index]
-            else:
-                found.append(index)
+    # Marks grouped by pixel at C speed: a stable sort of the indexes by pixel, then
+    # groupby; a Python loop over 100,000 marks would cost several times as much.
+    pixels = [int((s - start) * per_second) if start <= s <= end else -1 for s in lane.seconds]
+    pixel_of = pixels.__getitem__
+    order = sorted(range(len(pixels)), key=pixel_of)
+    grouped = {pixel: list(members) for pixel, members in groupby(order, key=pixel_of)}
+    grouped.pop(-1, None)
     nominals, lasts = lane.nominals, lane.lasts
-    occurrences = [i for i in range(len(nominals)) if lasts[i] >= start and nominals[i] <= end]
+    if not nominals or (min(lasts) >= start and max(nominals) <= end):
+        occurrences = list(range(len(nominals)))
+    else:
+        occurrences = [i for i in range(len(nominals)) if lasts[i] >= start and nominals[i] <= end]
     changes = [(scale.x(c.seconds), c) for c in lane.changes if scale.shows(c.seconds)]
-    return _Placed(lane, pixels, occurrences, changes)
+    return _Placed(lane, grouped, occurrences, changes)
 
 
 def _column_width(placed: Sequence[_Placed], left: float, plot_width: float) -> float:
@@ -118,9 +121,9 @@ def _fill_columns(
         column = int(pixel // width)
         found = columns.get(column)
         if found is None:
-            columns[column] = indexes
+            columns[column] = list(indexes)
         else:
-            columns[column] = found + indexes
+            found.extend(indexes)
     lane = plan.lane
     for column in sorted(columns):
         members = columns[column]
@@ -133,16 +136,14 @@ def _fill_columns(
 
 def _bin(lane: Lane, members: list[int], left: float, width: float) -> Bin:
     counts = dict.fromkeys(OUTCOMES, 0)
-    outcomes, rings, attempts, seconds = lane.outcomes, lane.rings, lane.attempts, lane.seconds
-    for index in members:
-        counts[outcomes[index]] += 1
-    for index in members:
-        ring = rings.get(index)
-        if ring is not None:
-            counts[ring] += 1
-    times = [seconds[index] for index in members]
-    tried = sum(1 for index in members if attempts[index] is not None)
-    return Bin(left, width, min(times), max(times), counts, tried)
+    counts.update(Counter(map(lane.outcomes.__getitem__, members)))
+    rings = lane.rings
+    inside = set(members)
+    for index in inside.intersection(rings):
+        counts[rings[index]] += 1
+    times = list(map(lane.seconds.__getitem__, members))
+    attempts = len(members) - len(inside.intersection(lane.ends))
+    return Bin(left, width, min(times), max(times), counts, attempts)
 
 
 def _change_columns(
@@ -156,13 +157,8 @@ def _change_columns(
     ]
 
 
-def _tick_columns(
-    lane: Lane, occurrences: list[int], scale: TimeScale, width: float
-) -> list[float]:
+def _tick_columns(lane: Lane, scale: TimeScale, width: float) -> list[float]:
     start, end = scale.start, scale.end
     per_column = scale.per_second / width
-    nominals = lane.nominals
-    columns = {
-        int((nominals[i] - start) * per_column) for i in occurrences if start <= nominals[i] <= end
-    }
+    columns = {int((n - start) * per_column) for n in lane.nominals if start <= n <= end}
     return [scale.left + (column + 0.5) * width for column in sorted(columns)]

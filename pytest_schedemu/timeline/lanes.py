@@ -118,6 +118,8 @@ class Lane:
         self.owners: list[int] = []
         self.rings: dict[int, str] = {}
         self.end_records: dict[int, FateRecord] = {}
+        #: Indexes of the marks that are not attempts.
+        self.ends: list[int] = []
         # Occurrences, index by index.
         self.executions: list[ExecutionRecord] = []
         self.nominals: list[float] = []
@@ -150,6 +152,7 @@ class Lane:
     def add_end(self, seconds: float, outcome: str, owner: int, record: FateRecord | None) -> None:
         """A mark with no attempt: a cancellation, or an end no execution accounts for."""
         index = len(self.seconds)
+        self.ends.append(index)
         self.seconds.append(seconds)
         self.outcomes.append(outcome)
         self.attempts.append(None)
@@ -159,7 +162,7 @@ class Lane:
 
     @property
     def attempt_count(self) -> int:
-        return len(self.attempts) - self.attempts.count(None)
+        return len(self.attempts) - len(self.ends)
 
     @property
     def zone_name(self) -> str:
@@ -217,12 +220,16 @@ def build_lanes(data: TimelineData) -> list[Lane]:
             group_removals.append(activity)
         else:
             lane_of(activity.schedule_arn).changes.append(_change(activity))
-    lane = None
+    by_schedule: dict[str, list[ExecutionRecord]] = {}
     for execution in data.executions:
-        arn = execution.schedule_arn
-        if lane is None or lane.arn != arn:
-            lane = lane_of(arn, execution.group_name, execution.schedule_name)
-        _place(lane, execution, letters, fates)
+        found = by_schedule.get(execution.schedule_arn)
+        if found is None:
+            by_schedule[execution.schedule_arn] = [execution]
+        else:
+            found.append(execution)
+    for arn, executions in by_schedule.items():
+        first = executions[0]
+        _place(lane_of(arn, first.group_name, first.schedule_name), executions, letters, fates)
     _place_unaccounted(lane_of, letters, fates)
     for activity in group_removals:
         _mark_group_lanes(lanes.values(), activity)
@@ -233,52 +240,70 @@ def build_lanes(data: TimelineData) -> list[Lane]:
 
 def _place(
     lane: Lane,
-    execution: ExecutionRecord,
+    executions: list[ExecutionRecord],
     letters: dict[tuple[str, float], DeadLetterRecord],
     fates: dict[tuple[str, float], ActivityRecord],
 ) -> None:
-    # The hot path: run once per execution, with the attempt loop inside.
-    scheduled = execution.scheduled_time
-    nominal = epoch(scheduled)
-    due = execution.first_attempt_due
+    # The hot path, once per execution and attempt: list methods are bound once, and
+    # the rare failed or cancelled occurrence takes the slow branch.
+    add_execution, add_nominal = lane.executions.append, lane.nominals.append
+    add_first_due, add_last = lane.first_dues.append, lane.lasts.append
+    add_time, add_owner = lane.seconds.append, lane.owners.append
+    add_outcome, add_attempts = lane.outcomes.append, lane.attempts.extend
     owner = len(lane.executions)
-    lane.executions.append(execution)
-    lane.nominals.append(nominal)
-    lane.first_dues.append(nominal if due is None or due == scheduled else epoch(due))
-    status = execution.status
-    fate = None
-    if status == "invocation_error" or status == "cancelled":
-        key = (execution.schedule_arn, nominal)
-        record: FateRecord | None = fates.pop(key, None)
-        if status == "cancelled":
-            fate = CANCELLED
-        else:
-            letter = letters.pop(key, None)
-            fate = DROPPED if letter is None else DEAD_LETTERED
-            record = letter if letter is not None else record
-        lane.fates[owner] = (fate, record)
-    attempts = execution.attempts
-    seconds = nominal
-    times, outcomes, owners = lane.seconds, lane.outcomes, lane.owners
-    for attempt in attempts:
-        moment = attempt.attempted_at
-        seconds = moment.timestamp() if moment.tzinfo is not None else epoch(moment)
-        times.append(seconds)
-        owners.append(owner)
-        if attempt.succeeded:
-            outcomes.append(DELIVERED)
-        elif attempt.retryable is False:
-            outcomes.append(FAILED_PERMANENT)
-        else:
-            outcomes.append(FAILED_RETRYABLE)
-    lane.attempts.extend(attempts)
-    if fate is not None and fate != CANCELLED and attempts:
-        lane.rings[len(times) - 1] = fate
-    elif fate is not None:
-        at = fate_instant(lane.fates[owner][1], seconds)
-        lane.add_end(at, fate, owner, None)
-        seconds = max(seconds, at)
-    lane.lasts.append(seconds)
+    for execution in executions:
+        scheduled = execution.scheduled_time
+        nominal = scheduled.timestamp() if scheduled.tzinfo is not None else epoch(scheduled)
+        due = execution.first_attempt_due
+        add_execution(execution)
+        add_nominal(nominal)
+        add_first_due(nominal if due is None or due == scheduled else epoch(due))
+        attempts = execution.attempts
+        seconds = nominal
+        for attempt in attempts:
+            moment = attempt.attempted_at
+            seconds = moment.timestamp() if moment.tzinfo is not None else epoch(moment)
+            add_time(seconds)
+            add_owner(owner)
+            if attempt.succeeded:
+                add_outcome(DELIVERED)
+            elif attempt.retryable is False:
+                add_outcome(FAILED_PERMANENT)
+            else:
+                add_outcome(FAILED_RETRYABLE)
+        add_attempts(attempts)
+        status = execution.status
+        if status == "invocation_error" or status == "cancelled":
+            seconds = _end(lane, owner, execution, nominal, seconds, letters, fates)
+        add_last(seconds)
+        owner += 1
+
+
+def _end(
+    lane: Lane,
+    owner: int,
+    execution: ExecutionRecord,
+    nominal: float,
+    last: float,
+    letters: dict[tuple[str, float], DeadLetterRecord],
+    fates: dict[tuple[str, float], ActivityRecord],
+) -> float:
+    """Records how a failed or cancelled occurrence ended; returns its last instant."""
+    key = (execution.schedule_arn, nominal)
+    record: FateRecord | None = fates.pop(key, None)
+    if execution.status == "cancelled":
+        fate = CANCELLED
+    else:
+        letter = letters.pop(key, None)
+        fate = DROPPED if letter is None else DEAD_LETTERED
+        record = letter if letter is not None else record
+    lane.fates[owner] = (fate, record)
+    if fate != CANCELLED and execution.attempts:
+        lane.rings[len(lane.seconds) - 1] = fate
+        return last
+    at = fate_instant(record, last)
+    lane.add_end(at, fate, owner, None)
+    return max(last, at)
 
 
 def fate_instant(record: FateRecord | None, default: float) -> float:
