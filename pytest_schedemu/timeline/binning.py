@@ -62,8 +62,8 @@ class _Placed:
     changes: list[tuple[float, Change]]
 
 
-def plan_lanes(lanes: Sequence[Lane], scale: TimeScale) -> tuple[list[LanePlan], float]:
-    """The plan of each lane, and the column width that keeps the picture in budget."""
+def plan_lanes(lanes: Sequence[Lane], scale: TimeScale) -> list[LanePlan]:
+    """The plan of each lane, in columns as narrow as the picture's budget allows."""
     placed = [_place(lane, scale) for lane in lanes]
     plot_width = scale.right - scale.left
     width = _column_width(placed, scale.left, plot_width)
@@ -77,7 +77,7 @@ def plan_lanes(lanes: Sequence[Lane], scale: TimeScale) -> tuple[list[LanePlan],
         if not detailed:
             plan.tick_columns = _tick_columns(lane, scale, width)
         plans.append(plan)
-    return plans, width
+    return plans
 
 
 def _place(lane: Lane, scale: TimeScale) -> _Placed:

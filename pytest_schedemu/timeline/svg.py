@@ -59,6 +59,7 @@ class Drawing:
 
 
 def draw(data: TimelineData, width: int = 1200) -> Drawing:
+    """The picture, from top to bottom: legend, UTC axis, lanes, the now line."""
     if width < MINIMUM_WIDTH:
         raise ValueError(
             f"the timeline needs a width of at least {MINIMUM_WIDTH} pixels "
@@ -73,7 +74,7 @@ def draw(data: TimelineData, width: int = 1200) -> Drawing:
     )
     scale = TimeScale(start, end, PLOT_LEFT, width - RIGHT_MARGIN)
     shown, hidden = lanes[:MAX_LANES], lanes[MAX_LANES:]
-    plans, _ = plan_lanes(shown, scale)
+    plans = plan_lanes(shown, scale)
     changes = {change.css_class for lane in shown for change in lane.changes}
     legend_svg, legend_height = legend(width - MARGIN, MARGIN, MARGIN, changes)
     axis_top = MARGIN + legend_height + 10
