@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from pytest_schedemu.expressions.zones import UTC_NAMES
 from pytest_schedemu.timeline.binning import LanePlan, plan_lanes
 from pytest_schedemu.timeline.lanes import OUTCOMES, Lane, build_lanes
 from pytest_schedemu.timeline.layout import (
@@ -24,7 +25,7 @@ from pytest_schedemu.timeline.legend import legend
 from pytest_schedemu.timeline.marks import draw_lane_marks
 from pytest_schedemu.timeline.model import TimelineData
 from pytest_schedemu.timeline.shapes import ROOT_CLASS, STYLE, coordinate
-from pytest_schedemu.timeline.text import UTC_NAMES, epoch, escape, utc_text
+from pytest_schedemu.timeline.text import epoch, escape, utc_text
 from pytest_schedemu.timeline.titles import lane_title
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"

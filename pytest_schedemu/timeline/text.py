@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone, tzinfo
 
+# Zones that are UTC all year round: a lane in one needs no second clock.
+from pytest_schedemu.expressions.zones import UTC_NAMES
+
 # Everything XML 1.0 cannot carry, lone surrogates included: payloads are arbitrary text,
 # and one such character would make the whole document unreadable.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -51,27 +54,6 @@ def _stamp(moment: datetime) -> str:
 def utc_text(moment: datetime) -> str:
     """``2026-03-08 14:00:00Z``."""
     return _stamp(as_utc(moment)) + "Z"
-
-
-#: Zone names that are UTC all year round: a lane in one needs no second clock.
-UTC_NAMES = frozenset(
-    {
-        "UTC",
-        "Etc/UTC",
-        "Etc/UCT",
-        "UCT",
-        "Etc/Universal",
-        "Universal",
-        "Etc/Zulu",
-        "Zulu",
-        "GMT",
-        "Etc/GMT",
-        "Etc/GMT0",
-        "GMT0",
-        "Etc/Greenwich",
-        "Greenwich",
-    }
-)
 
 
 def instant_text(moment: datetime, zone: tzinfo | None, zone_name: str) -> str:

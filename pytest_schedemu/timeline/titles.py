@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone, tzinfo
 
+from pytest_schedemu.expressions.zones import UTC_NAMES
 from pytest_schedemu.timeline.binning import Bin
 from pytest_schedemu.timeline.lanes import (
     CANCELLED,
@@ -19,7 +20,7 @@ from pytest_schedemu.timeline.lanes import (
     Mark,
     Occurrence,
 )
-from pytest_schedemu.timeline.text import UTC_NAMES, duration_text, excerpt, instant_text
+from pytest_schedemu.timeline.text import duration_text, excerpt, instant_text
 
 OUTCOME_WORDS = {
     DELIVERED: "delivered",
