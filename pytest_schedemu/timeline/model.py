@@ -1,0 +1,271 @@
+"""What the timeline reads: the records it is given, described by the attributes it uses.
+
+The renderer accepts any object with these attributes (the emulator's frozen records,
+records read back from JSON, stand-ins in a test), so it depends on no other part of the
+package and keeps working when the record classes move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Protocol
+
+# The members are read-only properties so that frozen dataclasses, whose fields cannot be
+# assigned, satisfy these protocols.
+
+
+class TargetRecord(Protocol):
+    @property
+    def arn(self) -> str: ...
+
+
+class FlexibleWindowRecord(Protocol):
+    @property
+    def maximum_window_in_minutes(self) -> int | None: ...
+
+
+class ScheduleRecord(Protocol):
+    """A schedule as it stands: one lane of the picture."""
+
+    @property
+    def arn(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def group_name(self) -> str: ...
+    @property
+    def schedule_expression(self) -> str: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def flexible_time_window(self) -> FlexibleWindowRecord: ...
+    @property
+    def target(self) -> TargetRecord: ...
+
+
+class AttemptRecord(Protocol):
+    """One delivery try of one occurrence."""
+
+    @property
+    def schedule_arn(self) -> str: ...
+    @property
+    def target_arn(self) -> str: ...
+    @property
+    def scheduled_time(self) -> datetime: ...
+    @property
+    def attempted_at(self) -> datetime: ...
+    @property
+    def attempt_number(self) -> int: ...
+    @property
+    def succeeded(self) -> bool: ...
+    @property
+    def error_code(self) -> str | None: ...
+    @property
+    def error_message(self) -> str | None: ...
+    @property
+    def retryable(self) -> bool | None: ...
+    @property
+    def input(self) -> str | None: ...
+
+
+class ExecutionRecord(Protocol):
+    """One occurrence of one schedule, with its attempts in order."""
+
+    @property
+    def schedule_arn(self) -> str: ...
+    @property
+    def group_name(self) -> str: ...
+    @property
+    def schedule_name(self) -> str: ...
+    @property
+    def scheduled_time(self) -> datetime: ...
+    @property
+    def first_attempt_due(self) -> datetime | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def exhausted_condition(self) -> str | None: ...
+    @property
+    def attempts(self) -> Sequence[AttemptRecord]: ...
+
+
+class ActivityRecord(Protocol):
+    """Something that happened to a schedule or an occurrence other than an attempt.
+
+    Kinds drawn as state changes: ``created``, ``updated`` (shown as disabled or enabled
+    when the detail's last state word is ``DISABLED`` or ``ENABLED``), ``disabled``,
+    ``enabled``, ``deleted``, ``auto_deleted``, ``group_removed`` (on every lane of the
+    group), ``interrupted``. Kinds that end an occurrence (``dead_lettered``, ``dropped``,
+    ``dlq_failed``, ``dlq_skipped``, ``cancelled``) describe that occurrence's last mark.
+    Any other kind is drawn as a generic change named by its kind.
+    """
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def schedule_arn(self) -> str: ...
+    @property
+    def scheduled_time(self) -> datetime | None: ...
+    @property
+    def detail(self) -> str: ...
+
+
+class DeadLetterRecord(Protocol):
+    """A message sent to a dead-letter queue for one occurrence."""
+
+    @property
+    def queue_arn(self) -> str: ...
+    @property
+    def schedule_arn(self) -> str: ...
+    @property
+    def scheduled_time(self) -> datetime: ...
+    @property
+    def sent_at(self) -> datetime | None: ...
+    @property
+    def attributes(self) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class TimelineData:
+    """Everything one picture shows.
+
+    A lane is drawn for every schedule ARN found in ``schedules``, ``executions`` or
+    ``activity``; an ARN missing from ``schedules`` is a deleted schedule. The time axis
+    fits the records and ``now``; ``since`` and ``until``, when given, fix its ends and
+    clip what lies outside. Naive datetimes are read as UTC.
+    """
+
+    schedules: Sequence[ScheduleRecord]
+    executions: Sequence[ExecutionRecord]
+    activity: Sequence[ActivityRecord]
+    dead_letters: Sequence[DeadLetterRecord]
+    now: datetime
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def filtered(
+        self,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> TimelineData:
+        """The same data narrowed down; every argument left as None narrows nothing.
+
+        ``schedule`` is a schedule name or ARN, ``group`` a group name, ``target_arn``
+        keeps the schedules aimed at that target and those with attempts to it (and of
+        their occurrences, those that tried it). ``since`` and ``until`` keep what
+        overlaps that stretch and become the axis bounds.
+        """
+        arns = self._arns_matching(schedule, group, target_arn)
+        window = _Window(
+            since if since is not None else self.since,
+            until if until is not None else self.until,
+        )
+        return dataclasses.replace(
+            self,
+            schedules=[s for s in self.schedules if s.arn in arns],
+            executions=[
+                e
+                for e in self.executions
+                if e.schedule_arn in arns
+                and _tried(e, target_arn)
+                and window.overlaps(e.scheduled_time, _last_instant(e))
+            ],
+            activity=[
+                a
+                for a in self.activity
+                if _activity_arn_kept(a.schedule_arn, arns, schedule, group)
+                and window.overlaps(a.at, a.at)
+            ],
+            dead_letters=[
+                d
+                for d in self.dead_letters
+                if d.schedule_arn in arns
+                and window.overlaps(d.sent_at or d.scheduled_time, d.sent_at or d.scheduled_time)
+            ],
+            since=window.since,
+            until=window.until,
+        )
+
+    def _arns_matching(
+        self, schedule: str | None, group: str | None, target_arn: str | None
+    ) -> set[str]:
+        known = {s.arn for s in self.schedules}
+        known.update(e.schedule_arn for e in self.executions)
+        known.update(a.schedule_arn for a in self.activity)
+        known.update(d.schedule_arn for d in self.dead_letters)
+        arns = {arn for arn in known if _names_match(arn, schedule, group)}
+        if target_arn is not None:
+            aimed = {s.arn for s in self.schedules if s.target.arn == target_arn}
+            aimed.update(e.schedule_arn for e in self.executions if _tried(e, target_arn))
+            arns &= aimed
+        return arns
+
+
+def split_schedule_arn(arn: str) -> tuple[str, str] | None:
+    """The (group, name) of a schedule ARN, or None for any other string."""
+    _, found, path = arn.partition(":schedule/")
+    group, slash, name = path.partition("/")
+    if not found or not slash or not name:
+        return None
+    return group, name
+
+
+def group_of_group_arn(arn: str) -> str | None:
+    """The group name of a schedule-group ARN, or None for any other string."""
+    _, found, name = arn.partition(":schedule-group/")
+    return name if found and name else None
+
+
+def _names_match(arn: str, schedule: str | None, group: str | None) -> bool:
+    if schedule is not None and schedule.startswith("arn:"):
+        return arn == schedule
+    parts = split_schedule_arn(arn)
+    if parts is None:
+        return schedule is None and (group is None or group_of_group_arn(arn) == group)
+    arn_group, arn_name = parts
+    return (schedule is None or arn_name == schedule) and (group is None or arn_group == group)
+
+
+def _activity_arn_kept(arn: str, arns: set[str], schedule: str | None, group: str | None) -> bool:
+    # A group's removal names the group, not a schedule: it stays while no single
+    # schedule is asked for and its group is the one asked for, or any.
+    if arn in arns:
+        return True
+    name = group_of_group_arn(arn)
+    return name is not None and schedule is None and (group is None or name == group)
+
+
+def _tried(execution: ExecutionRecord, target_arn: str | None) -> bool:
+    if target_arn is None or not execution.attempts:
+        return True
+    return any(a.target_arn == target_arn for a in execution.attempts)
+
+
+def _last_instant(execution: ExecutionRecord) -> datetime:
+    attempts = execution.attempts
+    return attempts[-1].attempted_at if attempts else execution.scheduled_time
+
+
+@dataclass(frozen=True)
+class _Window:
+    since: datetime | None
+    until: datetime | None
+
+    def overlaps(self, first: datetime, last: datetime) -> bool:
+        return (self.since is None or _utc(last) >= _utc(self.since)) and (
+            self.until is None or _utc(first) <= _utc(self.until)
+        )
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
