@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.dispatch.history import Activity
+from pytest_schedemu.records import Activity
 from pytest_schedemu.timeline import TimelineData, render_timeline_html
 
 START = datetime(2026, 3, 7, 0, 0, tzinfo=timezone.utc)
