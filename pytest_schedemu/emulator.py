@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Callable
 
 from pytest_schedemu import assertions
+from pytest_schedemu import intercept as interception
 from pytest_schedemu.api.app import SchedulerApp, ServerError
 from pytest_schedemu.api.control import ControlApi
 from pytest_schedemu.clock import Instant, RealClock, VirtualClock, to_utc, wall_clock_now
@@ -462,7 +464,22 @@ class Emulator:
                     signing_name=client.meta.service_model.signing_name,
                 ),
             )
+        else:
+            # transport="http" asks for the socket, and this emulator's clients must reach
+            # this emulator even while another one intercepts.
+            interception.exempt(client)
         return client
+
+    # -- interception ----------------------------------------------------------------------
+
+    def intercept(self) -> AbstractContextManager[None]:
+        """While the block runs, every botocore ``scheduler`` client in the process is served
+        by this emulator in process, whatever its endpoint, region or credentials.
+
+        ``with emu.intercept(): ...``; blocks nest, the innermost answers. Clients built by
+        ``client()`` with the ``http`` transport keep using the socket.
+        """
+        return interception.route(self.app)
 
     def _shared_botocore_session(self) -> Any:
         # Loading service models is the slow part of building a client; one botocore

@@ -6,6 +6,7 @@ One emulator serves the whole session (one per xdist worker); each test that ask
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_schedemu import intercept
 from pytest_schedemu._version import __version__
 
 # Before the helpers are first imported, so their asserts explain themselves too.
@@ -21,10 +23,15 @@ pytest.register_assert_rewrite("pytest_schedemu.assertions")
 if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
-_OPTIONS = ("start", "region", "account_id", "seed", "freeze", "transport")
+_OPTIONS = ("start", "region", "account_id", "seed", "freeze", "transport", "intercept")
 _MARKER_KEYWORDS = frozenset((*_OPTIONS, "allow_server_errors"))
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
 _BOOLEAN_TRUE = ("1", "true", "yes", "on")
+_BOOLEAN_FALSE = ("0", "false", "no", "off")
+
+# Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
+# test modules at collection, too) give every scheduler client the interception handlers.
+intercept.install()
 
 # Environment application code reads to reach the emulator, and the dummy values it gets
 # when it has none of its own.
@@ -41,6 +48,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "seed": "seed of flexible-window offsets and execution ids (default: 0)",
         "freeze": "freeze time with freezegun in lockstep with the emulator clock",
         "transport": "how schedemu clients reach the emulator: http or inprocess",
+        "intercept": "serve every botocore scheduler client in the process from the emulator "
+        "during schedemu tests: true or false (default: true)",
     }
     for name in _OPTIONS:
         flag = "--schedemu-" + name.replace("_", "-")
@@ -55,8 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "schedemu(start=None, region=None, account_id=None, seed=None, freeze=False, "
-        "transport='http', allow_server_errors=False): configure the schedemu fixture for "
-        "this test",
+        "transport='http', intercept=True, allow_server_errors=False): configure the schedemu "
+        "fixture for this test",
     )
 
 
@@ -76,6 +85,7 @@ class _TestOptions:
     freeze: bool
     transport: str
     allow_server_errors: bool
+    intercept: bool
 
 
 def _options(request: pytest.FixtureRequest) -> _TestOptions:
@@ -114,7 +124,19 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
         freeze=freeze if isinstance(freeze, bool) else str(freeze).lower() in _BOOLEAN_TRUE,
         transport=pick("transport") or "http",
         allow_server_errors=bool(marked.get("allow_server_errors", False)),
+        intercept=_boolean("intercept", pick("intercept"), default=True),
     )
+
+
+def _boolean(name: str, value: Any, *, default: bool) -> bool:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _BOOLEAN_TRUE or text in _BOOLEAN_FALSE:
+        return text in _BOOLEAN_TRUE
+    pytest.fail(f"Unsupported schedemu {name} {value!r}: use true or false", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -143,8 +165,10 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     request.node.stash[_EMULATOR_KEY] = emulator
     saved = _set_environment(emulator)
     freezer = emulator.freeze_time() if options.freeze else None
+    routed = emulator.intercept() if options.intercept else contextlib.nullcontext()
     try:
-        yield emulator
+        with routed:
+            yield emulator
     finally:
         if freezer is not None:
             freezer.stop()
