@@ -81,8 +81,8 @@ class Interception:
 
     @contextmanager
     def route(self, app: WSGIApp) -> Iterator[None]:
-        """While the block runs, Scheduler requests of every client are answered by ``app``."""
-        self.install()
+        """While the block runs, ``app`` answers the Scheduler requests of clients that have
+        the handlers (``install()`` gives them out)."""
         token = object()
         with self._lock:
             self._routes.append((token, app))
@@ -147,6 +147,7 @@ def install() -> None:
 
 def route(app: WSGIApp) -> AbstractContextManager[None]:
     """A context manager: while it is active, every Scheduler client is answered by ``app``."""
+    interception.install()
     return interception.route(app)
 
 
