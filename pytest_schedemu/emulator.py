@@ -37,6 +37,10 @@ from pytest_schedemu.store import Store
 
 logger = logging.getLogger("pytest_schedemu")
 
+# The interception handlers are inert until intercept() is entered; given out from the
+# import on, they reach the clients an application builds before it enters the block.
+interception.install()
+
 TRANSPORTS = ("http", "inprocess")
 CLOCKS = ("virtual", "real")
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
