@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 #: The service's id as botocore writes it in event names (``ServiceId.hyphenize()``).
 SERVICE_EVENT_ID = "scheduler"
 
-# Set on requests of the emulator's own HTTP clients, which keep using the socket.
+# An attribute set on requests of the emulator's own HTTP clients, which keep using the
+# socket (an attribute: botocore's prepared requests only have a context since 1.32).
 _EXEMPT = "schedemu_exempt_from_interception"
 
 
@@ -100,7 +101,7 @@ class Interception:
 
     def _answer(self, request: Any, **_: Any) -> Any:
         app = self.active_app()
-        if app is None or request.context.get(_EXEMPT):
+        if app is None or getattr(request, _EXEMPT, False):
             return None
         # Here, not at the top: the plugin imports this module on every pytest run, and the
         # server module brings Werkzeug's.
@@ -133,7 +134,7 @@ class Interception:
 
 
 def _mark_exempt(request: Any, **_: Any) -> None:
-    request.context[_EXEMPT] = True
+    setattr(request, _EXEMPT, True)
 
 
 #: The process's one registry.
