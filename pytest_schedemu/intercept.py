@@ -12,8 +12,9 @@ Our ``before-send.scheduler`` handler is more specific than moto's ``before-send
 botocore calls it first whichever was registered first; the request it answers is then
 readdressed (``server.ANSWERED_HOST``) so that moto's handler, which botocore still calls,
 leaves it alone. Clients built before ``install()`` by a session that already existed are
-not reached, except those of boto3's default session; the pytest plugin installs when it
-is loaded, before any test module or ``conftest.py`` is imported.
+not reached, except those of boto3's default session. The pytest plugin installs when it
+is loaded, before any test module or ``conftest.py`` is imported; the emulator module when
+it is imported.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 SERVICE_EVENT_ID = "scheduler"
 
 # An attribute set on requests of the emulator's own HTTP clients, which keep using the
-# socket (an attribute: botocore's prepared requests only have a context since 1.32).
+# socket (an attribute: the oldest botocore this package supports gives prepared requests
+# no context to carry it).
 _EXEMPT = "schedemu_exempt_from_interception"
 
 
@@ -74,11 +76,6 @@ class Interception:
             (f"before-sign.{SERVICE_EVENT_ID}", self._lend_credentials),
             (f"before-send.{SERVICE_EVENT_ID}", self._answer),
         ]
-
-    @property
-    def installed(self) -> bool:
-        with self._lock:
-            return self._installed
 
     @contextmanager
     def route(self, app: WSGIApp) -> Iterator[None]:
