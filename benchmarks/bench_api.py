@@ -4,6 +4,8 @@ Four backends are measured side by side in one process, in interleaved rounds:
 
   http       the emulator over its in-thread HTTP server
   inprocess  the emulator through the in-process transport (no socket)
+  intercept  an application's own client (signed, pointed at a closed port) served by the
+             emulator's interception (``emu.intercept()``, as in a ``schedemu`` test)
   floor      a bare Werkzeug app answering canned responses on the same server: the cost
              of boto3 plus HTTP plus Werkzeug, with no emulation at all
   moto       moto's mock_aws
@@ -14,7 +16,9 @@ Run: python benchmarks/bench_api.py [--rounds 15] [--calls 40]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import socket
 import statistics
 import time
 from collections.abc import Iterable
@@ -74,6 +78,12 @@ def plain_client(endpoint_url: str) -> Any:
     )
 
 
+def closed_port_url() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}"
+
+
 def one_round(client: Any, calls: int, prefix: str, samples: dict[str, list[float]]) -> None:
     clock = time.perf_counter
     for index in range(calls):
@@ -105,6 +115,7 @@ def main() -> None:
 
     http = Emulator(start="2026-03-01T08:00:00Z").start()
     inprocess = Emulator(start="2026-03-01T08:00:00Z", transport="inprocess").start()
+    intercepting = Emulator(start="2026-03-01T08:00:00Z").start()
     floor_server = ServerThread(canned_app)
     moto_mock = mock_aws()
     clients: dict[str, Callable[[], Any]] = {}
@@ -112,6 +123,7 @@ def main() -> None:
         http_client = http.client()
         inprocess_client = inprocess.client()
         floor_client = plain_client(floor_server.url)
+        intercepted_client = plain_client(closed_port_url())
 
         def moto_client() -> Any:
             return boto3.client(
@@ -126,21 +138,27 @@ def main() -> None:
         clients = {
             "http": lambda: http_client,
             "inprocess": lambda: inprocess_client,
+            "intercept": lambda: intercepted_client,
             "floor": lambda: floor_client,
             "moto": lambda: moto,
         }
+        # Interception is process-wide: on only for its own rounds, or it would serve all.
+        contexts: dict[str, Callable[[], Any]] = {"intercept": intercepting.intercept}
         samples = {name: {op: [] for op in OPERATIONS} for name in clients}
         for name, get_client in clients.items():  # warm-up
-            one_round(get_client(), 5, f"warm-{name}", {op: [] for op in OPERATIONS})
+            with contexts.get(name, contextlib.nullcontext)():
+                one_round(get_client(), 5, f"warm-{name}", {op: [] for op in OPERATIONS})
         for round_index in range(args.rounds):
             order = list(clients)
             order = order[round_index % len(order) :] + order[: round_index % len(order)]
             for name in order:
-                one_round(clients[name](), args.calls, f"r{round_index}", samples[name])
+                with contexts.get(name, contextlib.nullcontext)():
+                    one_round(clients[name](), args.calls, f"r{round_index}", samples[name])
     finally:
         moto_mock.stop()
         http.stop()
         inprocess.stop()
+        intercepting.stop()
         floor_server.stop()
 
     medians = {
@@ -162,7 +180,8 @@ def main() -> None:
         pick = (lambda n: per_call[n]) if op == "all" else (lambda n, op=op: medians[n][op])
         print(
             f"  {op:<7} inprocess/moto = {pick('inprocess') / pick('moto'):.2f}   "
-            f"http/floor = {pick('http') / pick('floor'):.2f}"
+            f"http/floor = {pick('http') / pick('floor'):.2f}   "
+            f"intercept/inprocess = {pick('intercept') / pick('inprocess'):.2f}"
         )
     print("targets: inprocess/moto <= 0.70, http/floor <= 1.30")
 

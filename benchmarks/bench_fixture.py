@@ -2,7 +2,8 @@
 
 The fixture's per-test work is replayed exactly as the plugin does it, against one
 session emulator: reset (empty state, clock at the test's start), environment set and
-restored, the cached client, and, to match what the moto side does, one API call.
+restored, interception entered and left, the cached client, and, to match what the moto
+side does, one API call.
 moto's per-test cost is entering ``mock_aws``, creating a client, one call, exiting.
 
 Run: python benchmarks/bench_fixture.py [--rounds 9] [--tests 200]
@@ -27,9 +28,10 @@ def schedemu_test(emu: Emulator, call: bool) -> Callable[[], None]:
         emu.reset(start=wall_clock_now(), region="us-east-1", account_id="123456789012", seed=0)
         emu.use_transport("http")
         saved = _set_environment(emu)
-        client = emu.client()
-        if call:
-            client.list_schedules()
+        with emu.intercept():
+            client = emu.client()
+            if call:
+                client.list_schedules()
         _restore_environment(saved)
 
     return one_test

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+from pytest_schedemu import intercept
 from pytest_schedemu.server import WSGIApp
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.transport import InProcessTransport
@@ -73,6 +74,10 @@ class ClientFactory:
                     signing_name=client.meta.service_model.signing_name,
                 ),
             )
+        else:
+            # transport="http" asks for the socket, and this emulator's clients must reach
+            # this emulator even while another one intercepts.
+            intercept.exempt(client)
         return client
 
     def _shared_botocore_session(self) -> Any:

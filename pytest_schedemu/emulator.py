@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Any
 
+from pytest_schedemu import intercept as interception
 from pytest_schedemu.api.app import SchedulerApp, ServerError
 from pytest_schedemu.api.control import ControlApi
 from pytest_schedemu.clients import ClientFactory
@@ -36,6 +38,10 @@ from pytest_schedemu.store import Store
 from pytest_schedemu.times import Instant, to_utc, wall_clock_now
 
 logger = logging.getLogger("pytest_schedemu")
+
+# The interception handlers are inert until intercept() is entered; given out from the
+# import on, they reach the clients an application builds before it enters the block.
+interception.install()
 
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
@@ -248,6 +254,15 @@ class Emulator(Inspection):
         go to ``boto3.client`` and win; without them the client is built once and reused.
         """
         return self._clients.client(service_name, **kwargs)
+
+    def intercept(self) -> AbstractContextManager[None]:
+        """While the block runs, every botocore ``scheduler`` client in the process is served
+        by this emulator in process, whatever its endpoint, region or credentials.
+
+        ``with emu.intercept(): ...``; blocks nest, the innermost answers. Clients built by
+        ``client()`` with the ``http`` transport keep using the socket.
+        """
+        return interception.route(self._app)
 
     def use_transport(self, transport: str) -> None:
         """Choose how clients built by ``client()`` from now on reach the emulator."""

@@ -10,6 +10,7 @@ emulator's own value.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pytest
 
+from pytest_schedemu import intercept
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.settings import TEST, Option, options, parse_bool
@@ -28,6 +30,10 @@ if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
+
+# Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
+# test modules at collection, too) give every scheduler client the interception handlers.
+intercept.install()
 
 
 def _parse_freeze(text: str) -> bool | str:
@@ -42,6 +48,11 @@ _PLUGIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         "freeze process time in lockstep with the emulator clock: true (freezegun), "
         "time_machine, or false (default: false)",
         _parse_freeze,
+    ),
+    "intercept": (
+        "serve every botocore scheduler client in the process from the emulator during "
+        "schedemu tests: true or false (default: true)",
+        parse_bool,
     ),
     "allow_unused_targets": (
         "let a test steer targets that no attempt uses (default: false)",
@@ -104,6 +115,7 @@ class _TestOptions:
     settings: dict[str, Any]
     #: The freeze engine, or None.
     freeze: str | None
+    intercept: bool
     allow_server_errors: bool
     allow_unused_targets: bool
 
@@ -125,16 +137,18 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
         marked = dict(marker.kwargs)
 
     def pick(name: str, parse: Callable[[str], Any]) -> Any:
+        candidates = [config.getoption("schedemu_" + name), config.getini("schedemu_" + name)]
         if marked.get(name) is not None:
-            return marked[name]
-        for text in (config.getoption("schedemu_" + name), config.getini("schedemu_" + name)):
-            if isinstance(text, bool):
-                return text
+            candidates = [marked[name]]
+        for text in candidates:
+            if not isinstance(text, str) and text is not None:
+                return text  # a Python value from the marker
             if text not in (None, "", []):
                 try:
                     return parse(str(text))
                 except (TypeError, ValueError) as error:
-                    pytest.fail(f"Unsupported schedemu_{name} {text!r}: {error}", pytrace=False)
+                    problem = f"Unsupported schedemu_{name} {text!r}: {error}"
+                pytest.fail(problem, pytrace=False)
         return None
 
     chosen = {
@@ -153,6 +167,7 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
         start=chosen.pop("start", None),
         settings=chosen,
         freeze=freeze,
+        intercept=pick("intercept", parse_bool) is not False,
         allow_server_errors=bool(marked.get("allow_server_errors", False)),
         allow_unused_targets=bool(pick("allow_unused_targets", parse_bool)),
     )
@@ -190,8 +205,10 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     except SchedemuError as error:
         _restore_environment(saved)
         pytest.fail(f"schedemu: {error}", pytrace=False)
+    routed = emulator.intercept() if options.intercept else contextlib.nullcontext()
     try:
-        yield emulator
+        with routed:
+            yield emulator
     finally:
         if freezer is not None:
             freezer.stop()

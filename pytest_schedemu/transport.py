@@ -2,15 +2,16 @@
 
 A botocore ``before-send`` handler hands each request to the same application the HTTP
 server runs and returns its answer, with no socket: byte for byte what HTTP would answer,
-at a fraction of the cost.
+at a fraction of the cost. The emulator's own in-process clients and the interception of
+every Scheduler client (``intercept``) both answer this way.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from pytest_schedemu.server import WSGIApp
 
@@ -75,6 +76,55 @@ def call_wsgi(
     return captured[0], captured[1], data
 
 
+#: Where a request answered in process is readdressed once answered. botocore calls every
+#: ``before-send`` handler, not just the first that answers; a later one that serves AWS
+#: hosts (moto's, under ``mock_aws``) would otherwise run the same request a second time.
+#: ``.invalid`` never resolves (RFC 2606), so the new address cannot reach anything either.
+ANSWERED_HOST = "answered-in-process.schedemu.invalid"
+
+
+def answered_in_process(request: Any) -> bool:
+    """Whether a ``before-send`` handler already answered ``request`` from a WSGI app."""
+    return bool(urlsplit(request.url).hostname == ANSWERED_HOST)
+
+
+class _Content(bytes):
+    """A response body that can also be awaited: aiobotocore awaits ``response.content``."""
+
+    def __await__(self) -> Generator[Any, None, bytes]:
+        return self._resolved().__await__()
+
+    async def _resolved(self) -> bytes:
+        return bytes(self)
+
+
+def answer_in_process(app: WSGIApp, request: Any) -> Any:
+    """Answer a botocore request (an ``AWSPreparedRequest``) from ``app``, without a socket.
+
+    Returns the ``AWSResponse`` a ``before-send`` handler returns, for botocore's and
+    aiobotocore's clients alike, and readdresses the request to ``ANSWERED_HOST``.
+    """
+    from botocore.awsrequest import AWSResponse
+
+    body = request.body
+    if body is None:
+        data = b""
+    elif isinstance(body, bytes):
+        data = body
+    elif isinstance(body, str):
+        data = body.encode("utf-8")
+    else:
+        data = body.read()
+    status, headers, payload = call_wsgi(
+        app, request.method, request.url, request.headers.items(), data
+    )
+    response = AWSResponse(request.url, status, dict(headers), _RawBody(payload))
+    # What AWSResponse.content would read from the raw body, in the form both SDKs take.
+    response._content = _Content(payload)
+    request.url = urlunsplit(urlsplit(request.url)._replace(netloc=ANSWERED_HOST))
+    return response
+
+
 class InProcessTransport:
     """A botocore ``before-send`` handler that answers from the WSGI app directly."""
 
@@ -86,20 +136,6 @@ class InProcessTransport:
         )
 
     def __call__(self, request: Any, **_: Any) -> Any:
-        from botocore.awsrequest import AWSResponse
-
         if "Authorization" not in request.headers:
             request.headers["Authorization"] = self._authorization
-        body = request.body
-        if body is None:
-            data = b""
-        elif isinstance(body, bytes):
-            data = body
-        elif isinstance(body, str):
-            data = body.encode("utf-8")
-        else:
-            data = body.read()
-        status, headers, payload = call_wsgi(
-            self.app, request.method, request.url, request.headers.items(), data
-        )
-        return AWSResponse(request.url, status, dict(headers), _RawBody(payload))
+        return answer_in_process(self.app, request)
