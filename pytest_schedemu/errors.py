@@ -34,7 +34,7 @@ text is written once.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class SchedemuError(Exception):
@@ -63,9 +63,11 @@ class ApiError(SchedemuError):
     code: ClassVar[str] = "InternalServerException"
     status: ClassVar[int] = 500
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        #: Members the error's JSON carries besides Message and __type.
+        self.details = details or {}
 
 
 class ValidationException(ApiError):

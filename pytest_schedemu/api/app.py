@@ -194,8 +194,8 @@ _canonical = jsontext.dumps_canonical
 ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes] | None"]
 
 
-def error_body(code: str, message: str) -> bytes:
-    return _canonical({"Message": message, "__type": code}).encode()
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
+    return _canonical({**(details or {}), "Message": message, "__type": code}).encode()
 
 
 class SchedulerApp:
@@ -229,7 +229,7 @@ class SchedulerApp:
                 operation, labels = self._route(environ)
                 status, body = self._handle(environ, operation, labels)
         except ApiError as error:
-            status, body = error.status, error_body(error.code, error.message)
+            status, body = error.status, error_body(error.code, error.message, error.details)
             headers.append(("x-amzn-ErrorType", error.code))
         except Exception as exc:
             recorded = ServerError(

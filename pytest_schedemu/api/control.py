@@ -1,7 +1,10 @@
 """The HTTP control API under ``/_schedemu/``: time travel and inspection for suites that
 are not written in Python (``schedemu serve``), on the same port as the Scheduler API.
 
-JSON in and out. Errors have the same wire format as the Scheduler API's.
+JSON in and out, errors in the Scheduler API's wire format. With ``verify_signatures``
+every request here is verified like a Scheduler API request. What it answers is bounded
+whatever the state holds: lists come in pages (``limit``, ``next_token``), and a clock move
+returns at most ``limit`` of the attempts it made.
 """
 
 from __future__ import annotations
@@ -15,12 +18,16 @@ from urllib.parse import parse_qs
 from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.control_records import RecordRoutes, limit_of
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
     ClockError,
     ConflictException,
+    DispatchLimitExceeded,
+    ResourceNotFoundException,
     SerializationException,
+    ServiceQuotaExceededException,
     UnknownOperationException,
     ValidationException,
 )
@@ -31,6 +38,7 @@ from pytest_schedemu.times import ztime
 
 PREFIX = "/_schedemu/"
 
+#: A handler takes the JSON body and the query and returns what to answer as JSON.
 Handler = Callable[[dict[str, Any], dict[str, str]], Any]
 #: Empties the emulator's state, placing the clock at the given start if any.
 Reset = Callable[[Any], None]
@@ -70,31 +78,34 @@ class ControlApi:
             ("POST", "clock/advance"): self.advance,
             ("POST", "clock/move-to"): self.move_to,
             ("POST", "tick"): self.tick,
-            ("GET", "attempts"): self.attempts,
-            ("GET", "deliveries"): self.deliveries,
-            ("GET", "dead-letters"): self.dead_letters,
-            ("GET", "executions"): self.executions,
-            ("GET", "activity"): self.activity,
             ("POST", "targets/fail"): self.fail_target,
             ("POST", "targets/missing"): self.missing_target,
             ("POST", "targets/recover"): self.recover_target,
             ("POST", "reset"): self.reset,
         }
+        self.routes.update(RecordRoutes(records).routes())
 
     def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes] | None:
         path = environ.get("PATH_INFO", "")
         if not path.startswith(PREFIX):
             return None
         method = environ.get("REQUEST_METHOD", "")
-        handler = self.routes.get((method, path[len(PREFIX) :].rstrip("/")))
-        if handler is None:
-            raise UnknownOperationException(f"Unknown operation {method} {path}.")
-        query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
         raw = read_body(environ, MAX_BODY_BYTES)
         settings = self._settings
         if settings.verify_signatures:
             verify_signature(environ, raw, settings.credentials, self._clock.now())
-        result = handler(self._body(raw), query)
+        handler = self.routes.get((method, path[len(PREFIX) :].rstrip("/")))
+        if handler is None:
+            raise UnknownOperationException(f"Unknown operation {method} {path}.")
+        query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
+        try:
+            result = handler(self._body(raw), query)
+        except LookupError as error:
+            raise ResourceNotFoundException(str(error.args[0])) from None
+        except (TypeError, ValueError, OverflowError) as error:
+            if isinstance(error, ClockError):
+                raise ConflictException(str(error)) from None
+            raise ValidationException(str(error)) from None
         return 200, json.dumps(to_json(result), sort_keys=True).encode()
 
     @staticmethod
@@ -109,7 +120,7 @@ class ControlApi:
             raise SerializationException()
         return body
 
-    # -- handlers --------------------------------------------------------------------------
+    # -- health and the clock ------------------------------------------------------------
 
     def health(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         return {
@@ -119,19 +130,27 @@ class ControlApi:
             "clock": "real" if self._clock.real_time else "virtual",
             "region": self._settings.region,
             "account_id": self._settings.account_id,
+            "dropped_records": int(self._records.dropped_records),
+            "dropped_by_kind": self._records.dropped_records.by_kind,
         }
 
     def clock(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         return {"now": self._clock.now(), "real_time": self._clock.real_time}
 
-    def _travel(self, move: Callable[[], list[Any]]) -> Any:
+    def _travel(self, move: Callable[[], list[Any]], query: dict[str, str]) -> Any:
+        limit = limit_of(query)
         try:
             attempts = move()
-        except ClockError as error:
-            raise ConflictException(str(error)) from None
-        except (TypeError, ValueError) as error:
-            raise ValidationException(str(error)) from None
-        return {"now": self._clock.now(), "attempts": attempts}
+        except DispatchLimitExceeded as error:
+            raise ServiceQuotaExceededException(
+                str(error), details={"now": ztime(self._clock.now())}
+            ) from None
+        return {
+            "now": self._clock.now(),
+            "attempt_count": len(attempts),
+            "attempts": attempts[:limit],
+            "truncated": len(attempts) > limit,
+        }
 
     def advance(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         units = ("seconds", "minutes", "hours", "days", "weeks")
@@ -146,7 +165,8 @@ class ControlApi:
         return self._travel(
             lambda: self._clock.advance(
                 seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks
-            )
+            ),
+            query,
         )
 
     def move_to(self, body: dict[str, Any], query: dict[str, str]) -> Any:
@@ -156,36 +176,12 @@ class ControlApi:
                 'Give the destination as {"time": "2026-03-02T00:00:00Z"} (ISO 8601 with an '
                 "offset)."
             )
-        return self._travel(lambda: self._clock.move_to(when))
+        return self._travel(lambda: self._clock.move_to(when), query)
 
     def tick(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._travel(self._clock.tick)
+        return self._travel(self._clock.tick, query)
 
-    def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._records.attempts(
-            schedule=query.get("schedule"),
-            group=query.get("group"),
-            target_arn=query.get("target_arn"),
-        )
-
-    def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._records.deliveries(
-            target_arn=query.get("target_arn"),
-            schedule=query.get("schedule"),
-            group=query.get("group"),
-        )
-
-    def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._records.dead_letters(query.get("queue_arn"))
-
-    def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        schedule = query.get("schedule")
-        if not schedule:
-            raise ValidationException("Give the schedule: executions?schedule=<name>&group=<g>")
-        return self._records.executions(schedule, group=query.get("group") or "default")
-
-    def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._records.activity(query.get("kind"))
+    # -- steering and reset ----------------------------------------------------------------
 
     def _target(self, body: dict[str, Any]) -> TargetControl:
         arn = body.get("arn")
@@ -204,10 +200,7 @@ class ControlApi:
             for key in ("error_code", "message", "retryable")
             if body.get(key) is not None
         }
-        try:
-            self._target(body).fail(times=times, **options)
-        except (TypeError, ValueError) as error:
-            raise ValidationException(str(error)) from None
+        self._target(body).fail(times=times, **options)
         return {}
 
     def missing_target(self, body: dict[str, Any], query: dict[str, str]) -> Any:
@@ -219,12 +212,7 @@ class ControlApi:
         return {}
 
     def reset(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        try:
-            self._reset(body.get("start"))
-        except ClockError as error:
-            raise ConflictException(str(error)) from None
-        except (TypeError, ValueError) as error:
-            raise ValidationException(str(error)) from None
+        self._reset(body.get("start"))
         return {"now": self._clock.now()}
 
 
@@ -232,4 +220,9 @@ def _number(body: dict[str, Any], key: str) -> float:
     value = body[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValidationException(f"{key} must be a number, not {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        shown = str(value)
+        shown = shown if len(shown) <= 40 else f"{shown[:20]}…{shown[-8:]} ({len(shown)} digits)"
+        raise ValidationException(f"{key} {shown} is out of range") from None

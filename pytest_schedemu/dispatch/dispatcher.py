@@ -131,10 +131,13 @@ class Dispatcher:
         limit = math.floor(to_epoch(target))
         self.clock_epoch = floor_epoch(self.now())
         cap = self.settings.max_attempts_per_advance
+        # What a move returns is bounded like the history: its newest ``max_records``.
+        keep = self.settings.max_records
         made = self._run_in_bulk(target, limit, cap)
         if made is not None:
-            return made
+            return made if keep is None or len(made) <= keep else made[-keep:]
         made = []
+        count = 0
         lock = self.store.lock
         next_due, pop, process = self.planner.next_due, self.planner.queue.pop, self.process
         controls, settle = self.controls, self.settlement.settle
@@ -154,9 +157,12 @@ class Dispatcher:
             # The common case, a recording delivery nobody steers, needs no call at all.
             idle = controls.idle and not self.delivery.needs_request
             made.append(settle(job, OK if idle else self.deliver(job)))
-            if cap is not None and len(made) > cap:
-                raise self._runaway(made, cap)
-        return made
+            count += 1
+            if cap is not None and count > cap:
+                raise self._runaway(made, count, cap)
+            if keep is not None and len(made) > 2 * keep:
+                del made[: len(made) - keep]
+        return made if keep is None or len(made) <= keep else made[-keep:]
 
     def _run_in_bulk(self, target: datetime, limit: int, cap: int | None) -> list[Attempt] | None:
         if (
@@ -184,11 +190,11 @@ class Dispatcher:
                 self._set_clock(target)
             return made
 
-    def _runaway(self, made: list[Attempt], cap: int) -> DispatchLimitExceeded:
+    def _runaway(self, made: list[Attempt], count: int, cap: int) -> DispatchLimitExceeded:
         busiest = Counter(attempt.schedule_arn for attempt in made).most_common(5)
         listing = ", ".join(f"{arn} ({count} attempts)" for arn, count in busiest)
         return DispatchLimitExceeded(
-            f"One clock operation made {len(made)} attempts, more than "
+            f"One clock operation made {count} attempts, more than "
             f"max_attempts_per_advance={cap}; the clock stopped at "
             f"{self.now().isoformat()}. Busiest schedules: {listing}. Advance in smaller "
             "steps, or raise or disable (None) the limit."

@@ -88,9 +88,13 @@ class Planner:
         self.history.note_schedule(
             plan.arn, schedule.group_name, schedule.name, target.arn, target.dead_letter_arn
         )
+        kind = "created" if previous is None else "updated"
+        self.history.add_activity(Activity(kind, self._now(), plan.arn, None, schedule.state))
         self._notify()
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:
+        if reason != "auto_deleted":  # recorded as such once the deletion is done
+            self.history.add_activity(Activity("deleted", self._now(), schedule.arn, None, reason))
         plan = self.plans.pop(schedule.incarnation, None)
         if plan is not None:
             if self._by_arn.get(plan.arn) is plan:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
 
@@ -202,6 +202,23 @@ class History:
             self._executions_dropped += 1
 
     # -- reading ---------------------------------------------------------------------------
+
+    def page(
+        self, kind: str, start: int, limit: int, keep: Callable[[Any], bool] | None = None
+    ) -> tuple[list[Any], int | None]:
+        """Up to ``limit`` records of ``kind`` (attempts, dead_letters, activity) that ``keep``
+        accepts, from the ``start``-th record ever written on (counting dropped ones), and
+        where the next page starts (None at the end)."""
+        with self._lock:
+            log: _Log[Any] = getattr(self, "_" + kind)
+            index = max(start - log.dropped, 0)
+            found: list[Any] = []
+            items = log.items
+            while index < len(items) and len(found) < limit:
+                if keep is None or keep(items[index]):
+                    found.append(items[index])
+                index += 1
+            return found, (index + log.dropped if index < len(items) else None)
 
     def attempts(self) -> list[Attempt]:
         with self._lock:

@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, suppress
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from pytest_schedemu.model import Schedule, schedule_arn
 from pytest_schedemu.records.history import DroppedRecords, History
@@ -165,6 +165,30 @@ class Records:
 
     # -- queries -------------------------------------------------------------------------
 
+    def attempt_filter(
+        self,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        succeeded: bool | None = None,
+    ) -> Callable[[Attempt], bool]:
+        """The test an attempt passes to match the filters (checked as ``attempts`` does)."""
+        self.check_filter(schedule, group)
+        by_arn = schedule if schedule is not None and schedule.startswith("arn:") else None
+        name = None if by_arn is not None else schedule
+        in_group = None if by_arn is not None else group
+
+        def keep(a: Attempt) -> bool:
+            return (
+                (target_arn is None or target_matches(a.target_arn, target_arn))
+                and (by_arn is None or a.schedule_arn == by_arn)
+                and (name is None or a.schedule_name == name)
+                and (in_group is None or a.group_name == in_group)
+                and (succeeded is None or a.succeeded == succeeded)
+            )
+
+        return keep
+
     def attempts(
         self,
         schedule: str | None = None,
@@ -176,17 +200,11 @@ class Records:
         ``schedule`` (a name or an ARN) must name a schedule that existed: LookupError
         otherwise. Without ``group`` a name matches that name in every group.
         """
-        self.check_filter(schedule, group)
         found = self._history.attempts()
-        if target_arn is not None:
-            found = [a for a in found if target_matches(a.target_arn, target_arn)]
-        if schedule is not None and schedule.startswith("arn:"):
-            return [a for a in found if a.schedule_arn == schedule]
-        if schedule is not None:
-            found = [a for a in found if a.schedule_name == schedule]
-        if group is not None:
-            found = [a for a in found if a.group_name == group]
-        return found
+        if schedule is None and group is None and target_arn is None:
+            return found
+        keep = self.attempt_filter(schedule, group, target_arn)
+        return [a for a in found if keep(a)]
 
     def attempts_at(self, key: str) -> list[Attempt]:
         """Every attempt at a target ARN, or at a universal target's ``service:action``."""
@@ -199,7 +217,8 @@ class Records:
         group: str | None = None,
     ) -> list[Attempt]:
         """The successful attempts, in delivery order."""
-        return [a for a in self.attempts(schedule, group, target_arn) if a.succeeded]
+        keep = self.attempt_filter(schedule, group, target_arn, succeeded=True)
+        return [a for a in self._history.attempts() if keep(a)]
 
     def dead_letters(self, queue_arn: str | None = None) -> list[DeadLetter]:
         """Messages sent to dead-letter queues, in the order they were sent."""
@@ -212,6 +231,13 @@ class Records:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
         found = self._history.activity()
         return found if kind is None else [a for a in found if a.kind == kind]
+
+    def page(
+        self, kind: str, keep: Callable[[Any], bool] | None, start: int, limit: int
+    ) -> tuple[list[Any], int | None]:
+        """A page of ``kind`` records (attempts, dead_letters, activity) from ``start``, the
+        position a previous page returned (0 for the first), and the next page's start."""
+        return self._history.page(kind, start, limit, keep)
 
     def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated.

@@ -144,6 +144,9 @@ class Activity:
 
 #: Every kind of ``Activity``, with what it records.
 ACTIVITY_KINDS = {
+    "created": "a schedule was created (detail: its state)",
+    "updated": "a schedule was updated (detail: its state)",
+    "deleted": "a schedule was deleted (detail: deleted, or group_deleted)",
     "auto_deleted": "a schedule deleted itself after its last occurrence",
     "cancelled": "a pending occurrence was cancelled (detail: why)",
     "dropped": "an occurrence ended failed without a dead-letter queue (detail: the error)",

@@ -105,12 +105,12 @@ def test_time_travel_and_deliveries_over_http(virtual: Served) -> None:
         "2026-03-01T11:00:00Z",
         "2026-03-01T12:00:00Z",
     ]
-    deliveries = virtual.control("GET", f"deliveries?target_arn={QUEUE}")
+    deliveries = virtual.control("GET", f"deliveries?target_arn={QUEUE}")["deliveries"]
     assert [d["input"] for d in deliveries] == ["hello"] * 3
     assert deliveries[0]["request"]["QueueUrl"].endswith("/123456789012/queue")
     moved = virtual.control("POST", "clock/move-to", {"time": "2026-03-01T13:30:00Z"})
     assert len(moved["attempts"]) == 1
-    executions = virtual.control("GET", "executions?schedule=s1&group=default")
+    executions = virtual.control("GET", "executions?schedule=s1&group=default")["executions"]
     assert [e["status"] for e in executions] == ["success"] * 4
 
 
@@ -125,10 +125,10 @@ def test_failures_and_dead_letters_over_http(virtual: Served) -> None:
     )
     virtual.control("POST", "tick")
     virtual.control("POST", "clock/advance", {"minutes": 5})
-    (letter,) = virtual.control("GET", f"dead-letters?queue_arn={dlq}")
+    (letter,) = virtual.control("GET", f"dead-letters?queue_arn={dlq}")["dead_letters"]
     assert letter["attributes"]["ERROR_CODE"] == "Boom"
     assert letter["attributes"]["RETRY_ATTEMPTS"] == "1"
-    attempts = virtual.control("GET", "attempts?schedule=s1")
+    attempts = virtual.control("GET", "attempts?schedule=s1")["attempts"]
     assert [a["succeeded"] for a in attempts] == [False, False]
 
 
@@ -150,7 +150,7 @@ def test_reset_empties_state(virtual: Served) -> None:
     assert virtual.control("POST", "reset", {"start": "2030-01-01T00:00:00Z"}) == {
         "now": "2030-01-01T00:00:00Z"
     }
-    assert virtual.control("GET", "attempts") == []
+    assert virtual.control("GET", "attempts") == {"attempts": [], "next_token": None}
     assert client.list_schedules()["Schedules"] == []
 
 
@@ -162,9 +162,10 @@ def test_real_clock_refuses_travel_and_delivers_by_itself() -> None:
         assert refused["__type"] == "ConflictException"
         create(served.client(), "at(2020-01-01T00:00:00)")
         deadline = time.monotonic() + 5
-        while not served.control("GET", "deliveries") and time.monotonic() < deadline:
+        while not served.control("GET", "deliveries")["deliveries"]:
+            assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert len(served.control("GET", "deliveries")) == 1
+        assert len(served.control("GET", "deliveries")["deliveries"]) == 1
     finally:
         code, out, err = served.stop()
     assert code == 0

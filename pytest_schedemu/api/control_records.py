@@ -1,0 +1,102 @@
+"""The control API's read-only routes: what happened, in pages.
+
+Every list answers ``{"<kind>": [...], "next_token": <str or null>}``: at most ``limit``
+records (default 1,000, at most 10,000), and the token of the next page, which the next
+request passes back as ``next_token`` with the same filters. Records are only appended
+(and the oldest dropped past ``max_records``), so a page never repeats or skips one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
+from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.records import Records
+
+DEFAULT_LIMIT = 1000
+MAX_LIMIT = 10_000
+
+Handler = Callable[[dict[str, Any], dict[str, str]], Any]
+
+
+def limit_of(query: dict[str, str]) -> int:
+    """The ``limit`` query parameter: how many records one answer may hold."""
+    text = query.get("limit")
+    if text is None:
+        return DEFAULT_LIMIT
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= MAX_LIMIT:
+        raise ValidationException(
+            f"Invalid limit {text!r}: expected a whole number from 0 to {MAX_LIMIT}"
+        )
+    return int(text)
+
+
+def start_of(query: dict[str, str], filters: dict[str, Any]) -> tuple[int, str]:
+    """Where a page starts (from ``next_token``) and the fingerprint its token carries."""
+    fingerprint = filters_fingerprint(filters)
+    key = decode_token(query.get("next_token"), fingerprint, 1)
+    if key is None:
+        return 0, fingerprint
+    if not key[0].isdigit():
+        raise ValidationException("The NextToken provided is invalid.")
+    return int(key[0]), fingerprint
+
+
+def paged(name: str, items: list[Any], following: int | None, fingerprint: str) -> Any:
+    token = None if following is None else encode_token((str(following),), fingerprint)
+    return {name: items, "next_token": token}
+
+
+class RecordRoutes:
+    def __init__(self, records: Records) -> None:
+        self._records = records
+
+    def routes(self) -> dict[tuple[str, str], Handler]:
+        return {
+            ("GET", "attempts"): self.attempts,
+            ("GET", "deliveries"): self.deliveries,
+            ("GET", "dead-letters"): self.dead_letters,
+            ("GET", "executions"): self.executions,
+            ("GET", "activity"): self.activity,
+        }
+
+    def _attempts(self, name: str, query: dict[str, str], succeeded: bool | None) -> Any:
+        filters = {k: query.get(k) for k in ("schedule", "group", "target_arn")}
+        start, fingerprint = start_of(query, {"list": name, **filters})
+        keep = self._records.attempt_filter(succeeded=succeeded, **filters)
+        items, following = self._records.page("attempts", keep, start, limit_of(query))
+        return paged(name, items, following, fingerprint)
+
+    def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        return self._attempts("attempts", query, None)
+
+    def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        return self._attempts("deliveries", query, True)
+
+    def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        queue_arn = query.get("queue_arn")
+        start, fingerprint = start_of(query, {"list": "dead_letters", "queue_arn": queue_arn})
+        keep = None if queue_arn is None else (lambda d: d.queue_arn == queue_arn)
+        items, following = self._records.page("dead_letters", keep, start, limit_of(query))
+        return paged("dead_letters", items, following, fingerprint)
+
+    def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        kind = query.get("kind")
+        start, fingerprint = start_of(query, {"list": "activity", "kind": kind})
+        keep = None if kind is None else (lambda a: a.kind == kind)
+        items, following = self._records.page("activity", keep, start, limit_of(query))
+        return paged("activity", items, following, fingerprint)
+
+    def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        schedule = query.get("schedule")
+        if not schedule:
+            raise ValidationException("Give the schedule: executions?schedule=<name>&group=<g>")
+        group = query.get("group")
+        start, fingerprint = start_of(
+            query, {"list": "executions", "schedule": schedule, "group": group}
+        )
+        found = self._records.executions(schedule, group=group)
+        limit = limit_of(query)
+        end = start + limit
+        return paged("executions", found[start:end], end if end < len(found) else None, fingerprint)
