@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.settings import Option, options, parse_bool
+from pytest_schedemu.option_values import parse_bool
+from pytest_schedemu.settings import Option, options
 from pytest_schedemu.times import ztime
 
 logger = logging.getLogger("pytest_schedemu.serve")

@@ -9,12 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 DEFAULT_GROUP = "default"
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
+
+#: How far in the past a recurring schedule's StartDate may lie when it is set (§2.3 step 7).
+START_DATE_GRACE = timedelta(minutes=5)
 
 DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS = 86400
 DEFAULT_MAXIMUM_RETRY_ATTEMPTS = 185

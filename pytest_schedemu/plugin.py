@@ -21,7 +21,8 @@ import pytest
 from pytest_schedemu import intercept
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
-from pytest_schedemu.settings import TEST, Option, options, parse_bool
+from pytest_schedemu.option_values import parse_bool
+from pytest_schedemu.settings import TEST, Option, options
 
 # Before the helpers are first imported, so their asserts explain themselves too.
 pytest.register_assert_rewrite("pytest_schedemu.assertions")

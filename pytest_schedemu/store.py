@@ -287,6 +287,12 @@ class Store:
                 raise schedule_not_found(name)
             return schedule
 
+    def find_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule | None:
+        """The schedule, or None when it (or its group, or the partition) does not exist."""
+        with self.lock:
+            state = self._regions.get((account_id, region))
+            return None if state is None else state.schedules.get((group, name))
+
     def create_schedule(self, schedule: Schedule) -> Schedule:
         """Store a new incarnation; ``schedule.incarnation`` is assigned here."""
         with self.lock:

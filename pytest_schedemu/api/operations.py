@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Callable
 
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
@@ -26,6 +26,7 @@ from pytest_schedemu.model import (
     DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,
     DEFAULT_MAXIMUM_RETRY_ATTEMPTS,
     PARAMETER_BLOCKS,
+    START_DATE_GRACE,
     FlexibleTimeWindow,
     RetryPolicy,
     Schedule,
@@ -40,7 +41,6 @@ from pytest_schedemu.targets import check_target
 from pytest_schedemu.times import epoch_number, floor_epoch
 
 # A recurring schedule may not start more than five minutes before it is created.
-_START_DATE_GRACE = timedelta(minutes=5)
 DEFAULT_PAGE_SIZE = 100
 
 Document = dict[str, Any]
@@ -159,8 +159,13 @@ class Operations:
 
     # -- schedules -------------------------------------------------------------------------
 
-    def build_schedule(self, call: Call, params: Document) -> Schedule:
-        """The schedule a Create or Update describes, after the semantic checks 3-8."""
+    def build_schedule(
+        self, call: Call, params: Document, current: Schedule | None = None
+    ) -> Schedule:
+        """The schedule a Create or Update describes, after the semantic checks 3-8.
+
+        ``current`` is the schedule an Update replaces, when it exists.
+        """
         text = params["ScheduleExpression"]
         try:
             expression = parse_expression(text)
@@ -187,7 +192,15 @@ class Operations:
         end: datetime | None = params.get("EndDate")
         if start is not None and end is not None and start >= end:
             raise ValidationException("The StartDate you specify must come before the EndDate.")
-        if expression.recurring and start is not None and start < call.now - _START_DATE_GRACE:
+        # AWS advises copying GetSchedule's answer into UpdateSchedule: an unchanged
+        # StartDate stays valid after it has passed.
+        unchanged = current is not None and start == current.start_date
+        if (
+            expression.recurring
+            and start is not None
+            and start < call.now - START_DATE_GRACE
+            and not unchanged
+        ):
             raise ValidationException(
                 "The StartDate you specify cannot be earlier than 5 minutes ago."
             )
@@ -226,7 +239,10 @@ class Operations:
         return {"ScheduleArn": schedule.arn}
 
     def update_schedule(self, call: Call, params: Document) -> Document:
-        schedule = self.store.update_schedule(self.build_schedule(call, params))
+        current = self.store.find_schedule(
+            call.account_id, call.region, params.get("GroupName", DEFAULT_GROUP), params["Name"]
+        )
+        schedule = self.store.update_schedule(self.build_schedule(call, params, current))
         return {"ScheduleArn": schedule.arn}
 
     def get_schedule(self, call: Call, params: Document) -> Document:

@@ -73,7 +73,8 @@ def play_in_bulk(
             continue
         flexible = plan.schedule.flexible_time_window.maximum_window_in_minutes
         for nominal in plan.timeline.between_epochs(first + 1, limit + 1):
-            attempt_due = nominal + planner.offset(plan, nominal) if flexible else nominal
+            due = max(nominal, plan.activation)  # as the planner queues it
+            attempt_due = due + planner.offset(plan, nominal) if flexible else due
             planned.append((attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due)))
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
         return None

@@ -1,13 +1,23 @@
-"""The dead-letter SQS message of an occurrence that ended failed (§6.5)."""
+"""The dead-letter SQS message of an occurrence that ended failed (§6.5).
+
+A message may hold at most ``max_bytes`` (SQS's 1 MiB, or a queue's smaller maximum),
+counting the body and every attribute. A larger one has its payload shortened where it sits
+inside the body, so that the body is still the valid JSON request it was, only with less
+payload; ``IS_PAYLOAD_TRUNCATED`` says so.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from pytest_schedemu.times import Moment, ztime
 
 #: SQS's limit for one message: the UTF-8 body plus every attribute's name, type and value.
-MAX_MESSAGE_BYTES = 262_144
+MAX_MESSAGE_BYTES = 1_048_576
+
+#: The body with the payload cut to its first ``n`` characters.
+Shortened = Callable[[int], str]
 
 _DATA_TYPE = "String"
 
@@ -53,11 +63,16 @@ def build_dead_letter(
     scheduled_time: Moment,
     schedule_arn: str,
     target_arn: str,
+    max_bytes: int = MAX_MESSAGE_BYTES,
+    shortened: Shortened | None = None,
+    payload_length: int = 0,
 ) -> DeadLetterMessage:
     """The message for the last attempt's request text ``body`` and the facts of its failure.
 
     ``exhausted_condition`` is ``MaximumRetryAttempts`` or ``MaximumEventAgeInSeconds`` when
-    retryable failures ran out, and None when the last failure was permanent.
+    retryable failures ran out, and None when the last failure was permanent. A message
+    over ``max_bytes`` keeps the longest body ``shortened`` gives for a payload of at most
+    ``payload_length`` characters; without ``shortened`` the body itself is cut.
     """
     attributes = {
         "ERROR_CODE": error_code,
@@ -75,11 +90,27 @@ def build_dead_letter(
         TARGET_ARN=target_arn,
     )
     encoded = _utf8(body)
-    if len(encoded) + _attributes_size(attributes) <= MAX_MESSAGE_BYTES:
+    if len(encoded) + _attributes_size(attributes) <= max_bytes:
         return DeadLetterMessage(body, attributes)
     attributes["IS_PAYLOAD_TRUNCATED"] = "true"
-    room = max(0, MAX_MESSAGE_BYTES - _attributes_size(attributes))
+    room = max(0, max_bytes - _attributes_size(attributes))
+    if shortened is not None:
+        return DeadLetterMessage(_longest_fitting(shortened, payload_length, room), attributes)
     # Back off over UTF-8 continuation bytes (0b10xxxxxx) so no character is split.
     while room < len(encoded) and encoded[room] & 0xC0 == 0x80:
         room -= 1
     return DeadLetterMessage(encoded[:room].decode("utf-8", "surrogatepass"), attributes)
+
+
+def _longest_fitting(shortened: Shortened, length: int, room: int) -> str:
+    """The body with the longest payload prefix whose UTF-8 fits in ``room`` bytes."""
+    low, high = 0, length
+    while low < high:
+        # Bodies grow with the payload they keep, so the largest fitting prefix is found by
+        # bisection: about twenty renderings for a megabyte.
+        middle = (low + high + 1) // 2
+        if len(_utf8(shortened(middle))) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return shortened(low)

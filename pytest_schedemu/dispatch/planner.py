@@ -26,7 +26,7 @@ from pytest_schedemu.dispatch.queue import (
     WorkQueue,
 )
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.model import Schedule, ScheduleGroup
+from pytest_schedemu.model import START_DATE_GRACE, Schedule, ScheduleGroup
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.targets import events, plan_target
@@ -83,7 +83,7 @@ class Planner:
                 queue_url_template=self.settings.sqs_queue_url_template,
             ),
         )
-        self._plan_first(plan)
+        self._plan_first(plan, created=previous is None)
         target = schedule.target
         self.history.note_schedule(
             plan.arn, schedule.group_name, schedule.name, target.arn, target.dead_letter_arn
@@ -117,12 +117,19 @@ class Planner:
         if kind == GENERATE:
             subject.next_nominal = nominal
 
-    def _plan_first(self, plan: Plan) -> None:
+    def _plan_first(self, plan: Plan, *, created: bool) -> None:
         schedule = plan.schedule
         if not schedule.enabled:
             return
         if plan.timeline.recurring:
             lower = plan.activation - 1
+            start = schedule.start_date
+            if created and start is not None:
+                # A StartDate in the accepted past window (§4.7) is the first occurrence:
+                # it, and what follows it before now, fire at once.
+                first = math.ceil(to_epoch(start))
+                if plan.activation - START_DATE_GRACE.total_seconds() <= first < plan.activation:
+                    lower = first - 1
             if plan.last_dispatched is not None and plan.last_dispatched > lower:
                 lower = plan.last_dispatched
             self.plan_next(plan, lower)
@@ -140,7 +147,9 @@ class Planner:
         """Queue the plan's first nominal time after ``after``, or its completion."""
         nominal = plan.timeline.next_after_epoch(after)
         if nominal is not None:
-            self.push(nominal, plan.seq, nominal, 0, GENERATE, plan, plan.version)
+            # Due when it falls, or at once for one in a past StartDate's window.
+            due = max(nominal, plan.activation)
+            self.push(due, plan.seq, nominal, 0, GENERATE, plan, plan.version)
             return
         plan.done_generating = True
         if self.deletes_when_done(plan):

@@ -93,7 +93,7 @@ class Settlement:
                 return attempt
             occurrence.status = INVOCATION_ERROR
             occurrence.exhausted = condition
-            dead_letter = self._dead_letter_for(occurrence, attempt, condition)
+            dead_letter = self._dead_letter_for(job, attempt, condition)
         # The dead letter goes out without the lock: a delivery backend may take its time.
         if dead_letter is not None:
             self._send_dead_letter(occurrence, dead_letter)
@@ -131,11 +131,13 @@ class Settlement:
         return None
 
     def _dead_letter_for(
-        self, occurrence: Occurrence, attempt: Attempt, condition: str
+        self, job: Job, attempt: Attempt, condition: str
     ) -> DeadLetterRequest | None:
+        occurrence = job.occurrence
         queue_arn = occurrence.schedule.target.dead_letter_arn
         if queue_arn is None:
             return None
+        shortened, payload_length = occurrence.target.shortener(job.payload)
         message = build_dead_letter(
             body=attempt.request_text,
             error_code=attempt.error_code or "",
@@ -146,6 +148,9 @@ class Settlement:
             scheduled_time=occurrence.nominal,
             schedule_arn=occurrence.plan.arn,
             target_arn=attempt.target_arn,
+            max_bytes=self._settings.max_dead_letter_bytes,
+            shortened=shortened,
+            payload_length=payload_length,
         )
         return DeadLetterRequest(
             queue_arn=queue_arn,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from pytest_schedemu.model import Target
 from pytest_schedemu.settings import DEFAULT_SQS_QUEUE_URL_TEMPLATE
-from pytest_schedemu.targets import events
+from pytest_schedemu.targets import events, render
 from pytest_schedemu.targets.kinds import (
+    UNIVERSAL,
     TargetKind,
     carries_payload,
     control_keys,
@@ -53,6 +55,16 @@ class TargetPlan:
         return events.substitute(
             text, self.schedule_arn, scheduled_time, execution_id, attempt_number
         )
+
+    def shortener(self, payload: str) -> tuple[Callable[[int], str], int]:
+        """How to shorten this target's request while keeping it valid JSON: a function of
+        how many payload characters to keep, and the most there are to keep."""
+        if self.kind.name == UNIVERSAL:
+            return render.universal_shortener(payload)
+        if not self.carries_payload:
+            text = self.materialize(payload).text
+            return (lambda keep: text), 0
+        return (lambda keep: self.materialize(payload[:keep]).text), len(payload)
 
 
 def plan_target(

@@ -133,6 +133,53 @@ def universal(context: TargetContext) -> Render:
     return render
 
 
+def universal_shortener(payload: str) -> tuple[Callable[[int], str], int]:
+    """A universal target's request is its Input: shortening it keeps it JSON by cutting
+    its longest string where it sits (the whole text, when it is not JSON)."""
+    value = jsontext.loads_or_none(payload)
+    path = _longest_string(value, ())
+    if path is None:
+        return (lambda keep: payload[:keep]), len(payload)
+    longest: str = _at(value, path)
+
+    def shortened(keep: int) -> str:
+        return jsontext.dumps_compact(_replaced(value, path, longest[:keep]))
+
+    return shortened, len(longest)
+
+
+def _longest_string(value: Any, path: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    best: tuple[Any, ...] | None = None
+    best_length = -1
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str) and len(item) > best_length:
+            best, best_length = where, len(item)
+        elif isinstance(item, dict):
+            stack.extend((child, (*where, key)) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, (*where, index)) for index, child in enumerate(item))
+    return best
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _replaced(value[head], rest, new)}
+    copied = list(value)
+    copied[head] = _replaced(value[head], rest, new)
+    return copied
+
+
 def sqs(context: TargetContext) -> Render:
     url = sqs_queue_url(context.kind, context.queue_url_template)
     if not context.kind.fifo:

@@ -423,3 +423,20 @@ def test_schedule_quota() -> None:
             "status": 402,
             "message": "Maximum number of schedules (2) exceeded.",
         }
+
+
+def test_update_keeps_a_start_date_older_than_five_minutes_when_unchanged(
+    emu: Emulator, client: Any
+) -> None:
+    start = NOW + timedelta(minutes=1)
+    client.create_schedule(**schedule_args(StartDate=start))
+    emu.clock.advance(hours=1)
+    # AWS advises copying GetSchedule's answer into UpdateSchedule.
+    current = client.get_schedule(Name="s1")
+    client.update_schedule(**schedule_args(StartDate=current["StartDate"], Description="renamed"))
+    assert client.get_schedule(Name="s1")["Description"] == "renamed"
+    with pytest.raises(client.exceptions.ValidationException) as caught:
+        client.update_schedule(**schedule_args(StartDate=start - timedelta(seconds=1)))
+    assert error_of(caught)["message"] == (
+        "The StartDate you specify cannot be earlier than 5 minutes ago."
+    )

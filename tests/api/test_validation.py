@@ -297,3 +297,10 @@ def test_rejected_request_changes_nothing(client: Any) -> None:
     with pytest.raises(client.exceptions.ValidationException):
         client.create_schedule(**schedule_args(State="PAUSED"))
     assert client.list_schedules()["Schedules"] == []
+
+
+def test_a_target_arn_that_is_not_an_arn_is_refused(client: Any) -> None:
+    args = schedule_args(Target={"Arn": "charge-invoice", "RoleArn": ROLE})
+    with pytest.raises(client.exceptions.ValidationException) as caught:
+        client.create_schedule(**args)
+    assert error_of(caught)["message"] == "Invalid target ARN charge-invoice."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from typing import Any
 
@@ -122,14 +123,14 @@ def test_message_one_byte_over_the_limit_is_flagged_and_fits_with_the_shorter_fl
 
 
 def test_large_body_is_cut_to_fill_the_limit_exactly() -> None:
-    message = letter("b" * 300_000)
+    message = letter("b" * (MAX_MESSAGE_BYTES + 10_000))
     assert message.truncated is True
     assert len(message.body.encode()) + attributes_size(message) == MAX_MESSAGE_BYTES
     assert message.body == "b" * len(message.body)
 
 
 def test_cut_never_splits_a_multi_byte_character() -> None:
-    room = MAX_MESSAGE_BYTES - attributes_size(letter("x" * 300_000))
+    room = MAX_MESSAGE_BYTES - attributes_size(letter("x" * (MAX_MESSAGE_BYTES + 10_000)))
     # The three bytes of "€" straddle the cut: one fits, two do not.
     body = "a" * (room - 1) + "€" + "z" * 10
     message = letter(body)
@@ -138,7 +139,7 @@ def test_cut_never_splits_a_multi_byte_character() -> None:
 
 
 def test_cut_keeps_a_multi_byte_character_that_fits() -> None:
-    room = MAX_MESSAGE_BYTES - attributes_size(letter("x" * 300_000))
+    room = MAX_MESSAGE_BYTES - attributes_size(letter("x" * (MAX_MESSAGE_BYTES + 10_000)))
     body = "a" * (room - 3) + "€" + "z" * 10
     assert letter(body).body == "a" * (room - 3) + "€"
 
@@ -155,3 +156,25 @@ def test_attributes_are_counted_in_the_limit() -> None:
     assert message.body == ""
     assert message.truncated is True
     assert message.attributes["ERROR_MESSAGE"] == huge
+
+
+def test_the_limit_is_sqs_one_mebibyte() -> None:
+    assert MAX_MESSAGE_BYTES == 1_048_576
+
+
+def test_a_shortened_payload_keeps_the_body_valid_json() -> None:
+    payload = "p" * 5000
+
+    def shortened(keep: int) -> str:
+        return json.dumps({"QueueUrl": "u", "MessageBody": payload[:keep]})
+
+    message = letter(
+        shortened(len(payload)), max_bytes=2048, shortened=shortened, payload_length=len(payload)
+    )
+    assert message.truncated is True
+    body = json.loads(message.body)
+    assert body["QueueUrl"] == "u"
+    assert 0 < len(body["MessageBody"]) < len(payload)
+    assert payload.startswith(body["MessageBody"])
+    size = len(message.body.encode()) + attributes_size(message)
+    assert 2048 - 1 <= size <= 2048  # the longest payload that fits

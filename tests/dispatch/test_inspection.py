@@ -135,3 +135,17 @@ def test_records_are_unbounded_below_the_default_cap(emu: Emulator, client: Any)
     emu.clock.advance(days=2)
     assert len(emu.attempts()) == 2 * 1440 + 1
     assert emu.dropped_records == 0
+
+
+def test_a_universal_target_is_steered_and_inspected_in_any_partition() -> None:
+    with Emulator(start="2026-03-01T10:00:00Z", transport="inprocess") as emu:
+        china = emu.client(region_name="cn-north-1")
+        create(
+            china,
+            expression="at(2026-03-01T10:00:00)",
+            target={"Arn": "arn:aws-cn:scheduler:::aws-sdk:sqs:sendMessage", "Input": "{}"},
+        )
+        steered = emu.target("sqs:sendMessage").fail(times=1)
+        emu.tick()
+        assert steered.call_count == 1
+        assert steered.last.error_code == "InternalServerError"

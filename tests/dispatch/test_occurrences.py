@@ -7,7 +7,7 @@ from typing import Any
 
 from pytest_schedemu import Emulator
 
-from .conftest import QUEUE, create
+from .conftest import QUEUE, ROLE, create
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 
@@ -46,12 +46,45 @@ def test_end_date_is_inclusive_on_the_nominal_time(emu: Emulator, client: Any) -
     assert times(emu) == [T0, T0 + timedelta(hours=1), T0 + timedelta(hours=2)]
 
 
-def test_start_date_in_the_near_past_does_not_fire_before_activation(
+def test_start_date_in_the_past_window_is_the_first_occurrence(emu: Emulator, client: Any) -> None:
+    # §4.7: StartDate "sets the first occurrence"; those before now fire at once.
+    create(client, expression="rate(1 minute)", StartDate=T0 - timedelta(minutes=3))
+    emu.tick()
+    assert times(emu) == [T0 - timedelta(minutes=m) for m in (3, 2, 1, 0)]
+    assert {a.attempted_at for a in emu.attempts()} == {T0}
+    emu.clock.advance(minutes=1)
+    assert times(emu)[-1] == T0 + timedelta(minutes=1)
+
+
+def test_cron_with_a_past_start_date_fires_its_matches_since_then_at_once(
     emu: Emulator, client: Any
 ) -> None:
-    create(client, expression="rate(1 minute)", StartDate=T0 - timedelta(minutes=3))
-    emu.clock.advance(minutes=1)
-    assert times(emu) == [T0, T0 + timedelta(minutes=1)]
+    create(client, expression="cron(*/2 * * * ? *)", StartDate=T0 - timedelta(minutes=5))
+    emu.tick()
+    assert times(emu) == [T0 - timedelta(minutes=4), T0 - timedelta(minutes=2), T0]
+
+
+def test_a_past_start_date_without_a_match_in_its_window_fires_nothing_early(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, expression="cron(30 * * * ? *)", StartDate=T0 - timedelta(minutes=4))
+    emu.clock.advance(minutes=30)
+    assert times(emu) == [T0 + timedelta(minutes=30)]
+
+
+def test_an_update_does_not_replay_the_past_window(emu: Emulator, client: Any) -> None:
+    start = T0 - timedelta(minutes=3)
+    create(client, expression="rate(1 minute)", StartDate=start)
+    emu.tick()
+    client.update_schedule(
+        Name="s1",
+        ScheduleExpression="rate(1 minute)",
+        StartDate=start,
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": QUEUE, "RoleArn": ROLE},
+    )
+    emu.tick()
+    assert len(emu.attempts()) == 4
 
 
 def test_end_date_in_the_past_never_fires(emu: Emulator, client: Any) -> None:

@@ -728,3 +728,27 @@ def test_no_response_at_all_is_retried() -> None:
 
 def test_code_without_status_is_judged_by_the_code() -> None:
     assert classify_error(None, "AccessDeniedException") is False
+
+
+@pytest.mark.parametrize(
+    "arn",
+    [
+        "charge-invoice",
+        "https://sqs.us-east-1.amazonaws.com/123456789012/q",
+        "arn:aws:sqs",
+        "arn:aws::us-east-1:123456789012:q",
+        "arn:aws:sqs:us-east-1:123456789012:",
+        "arn:nope:sqs:us-east-1:123456789012:q",
+        "ARN:aws:sqs:us-east-1:123456789012:q",
+    ],
+)
+def test_a_target_arn_that_is_no_arn_at_all_is_refused(arn: str) -> None:
+    # §5.10 step 0: otherwise a typo would be "delivered" as a generic target.
+    assert check_target(target(arn), region="us-east-1") == f"Invalid target ARN {arn}."
+
+
+@pytest.mark.parametrize(
+    "arn", ["arn:aws:s3:::bucket/key", "arn:aws-cn:iot:cn-north-1:123456789012:thing/t"]
+)
+def test_arns_without_region_or_of_other_partitions_are_arns(arn: str) -> None:
+    assert check_target(target(arn), region="us-east-1") != f"Invalid target ARN {arn}."

@@ -1,0 +1,140 @@
+"""How option values are read from text and checked: the parsers and checks ``Settings``
+declares its options with.
+
+A parser turns command-line, environment or ini text into a value; a check returns None
+for a valid value, or what a valid one would be.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Callable
+
+from pytest_schedemu.times import to_utc
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+DELIVERIES = ("record", "boto3")
+
+# -- parsers ---------------------------------------------------------------------------------
+
+
+def parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ValueError(f"expected one of {_TRUE + _FALSE}, not {text!r}")
+
+
+def optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def read(text: str) -> Any:
+        return None if text.strip().lower() in ("", "none", "null") else parse(text)
+
+    return read
+
+
+def credentials_file(path: str) -> dict[str, str]:
+    """A JSON object {access key id: secret key}, or lines ``AKID:SECRET``."""
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    if text.lstrip().startswith("{"):
+        value = json.loads(text)
+        if not isinstance(value, dict):
+            raise ValueError(f"{path}: expected a JSON object of access key id -> secret key")
+        return {str(k): str(v) for k, v in value.items()}
+    pairs = [line.strip().split(":", 1) for line in text.splitlines() if line.strip()]
+    if any(len(pair) != 2 for pair in pairs):
+        raise ValueError(f"{path}: expected lines of ACCESS_KEY_ID:SECRET_KEY")
+    return dict((k.strip(), v.strip()) for k, v in pairs)
+
+
+# -- checks ----------------------------------------------------------------------------------
+
+
+def one_of(choices: tuple[str, ...]) -> Callable[[Any], str | None]:
+    return lambda value: None if value in choices else f"use one of {choices}"
+
+
+def integer(minimum: int, maximum: int | None = None, optional: bool = False) -> Any:
+    def check(value: Any) -> str | None:
+        if value is None and optional:
+            return None
+        integer = isinstance(value, int) and not isinstance(value, bool)
+        if integer and value >= minimum and (maximum is None or value <= maximum):
+            return None
+        upper = "" if maximum is None else f" and <= {maximum}"
+        return f"expected an integer >= {minimum}{upper}" + (" or None" if optional else "")
+
+    return check
+
+
+def seconds(minimum_exclusive: bool) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        finite = numeric and value == value and value != float("inf")
+        if finite and (value > 0 or (value == 0 and not minimum_exclusive)):
+            return None
+        return "expected seconds > 0" if minimum_exclusive else "expected seconds >= 0"
+
+    return check
+
+
+def any_integer(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    return None if ok else "expected an integer"
+
+
+def account(value: Any) -> str | None:
+    ok = isinstance(value, str) and len(value) == 12 and value.isdigit() and value.isascii()
+    return None if ok else "expected 12 digits"
+
+
+def text(value: Any) -> str | None:
+    return None if isinstance(value, str) and value else "expected a non-empty string"
+
+
+def optional_text(value: Any) -> str | None:
+    return None if value is None or isinstance(value, str) else "expected a string or None"
+
+
+def queue_url_template(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "expected a string with {region}, {dns_suffix}, {account} and {name} fields"
+    try:
+        value.format(region="r", dns_suffix="d", account="a", name="n")
+    except (KeyError, IndexError, ValueError) as error:
+        fields = "{region}, {dns_suffix}, {account}, {name}"
+        return f"it cannot be formatted ({error!r}); use {fields}"
+    return None
+
+
+def delivery(value: Any) -> str | None:
+    if isinstance(value, str):
+        return None if value in DELIVERIES else f"use one of {DELIVERIES} or a Delivery"
+    needed = ("needs_request", "deliver", "send_dead_letter", "close")
+    missing = [name for name in needed if not hasattr(value, name)]
+    return f"a Delivery needs {missing}" if missing else None
+
+
+def boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "expected True or False"
+
+
+def start(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        to_utc(value, what="start")
+    except (TypeError, ValueError) as error:
+        return str(error).split(": ", 1)[-1]
+    return None
+
+
+def credential_table(value: Any) -> str | None:
+    ok = isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+    return None if ok else "expected a mapping of access key id -> secret key"
