@@ -1,89 +1,120 @@
-"""Per-test cost of the ``schedemu`` fixture, beside moto's ``mock_aws``.
+"""Per-test cost of the ``schedemu`` fixture, measured through real pytest runs.
 
-The fixture's per-test work is replayed exactly as the plugin does it, against one
-session emulator: reset (empty state, clock at the test's start), environment set and
-restored, interception entered and left, the cached client, and, to match what the moto
-side does, one API call.
-moto's per-test cost is entering ``mock_aws``, creating a client, one call, exiting.
+A generated suite of N tests of one flavour runs in a fresh ``python -m pytest`` process,
+for N = 5 and N = 205; the per-test cost is the slope, (time(205) - time(5)) / 200, so the
+start-up of pytest, of the plugin and of the session's emulator cancels out. Each run is
+repeated and the fastest kept (the machine is shared: the minimum is the least disturbed).
 
-Run: python benchmarks/bench_fixture.py [--rounds 9] [--tests 200]
+Flavours, side by side:
+  empty       def test(): pass
+  client      a test using ``scheduler_client`` that makes one call
+  app         a test whose application module built its own ``boto3.client("scheduler")``
+              at import time (served by the interception) and makes one call
+  moto        moto's ``mock_aws`` entered per test, a client, one call
+
+Run: python benchmarks/bench_fixture.py [--repeats 3] [--sizes 5 205]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from typing import Callable
+from pathlib import Path
 
-import boto3
-
-from pytest_schedemu import Emulator
-from pytest_schedemu.plugin import _restore_environment, _set_environment
-from pytest_schedemu.times import wall_clock_now
-
-
-def schedemu_test(emu: Emulator, call: bool) -> Callable[[], None]:
-    def one_test() -> None:
-        emu.reset(start=wall_clock_now(), region="us-east-1", account_id="123456789012", seed=0)
-        emu.use_transport("http")
-        saved = _set_environment(emu)
-        with emu.intercept():
-            client = emu.client()
-            if call:
-                client.list_schedules()
-        _restore_environment(saved)
-
-    return one_test
-
-
-def moto_test() -> None:
-    from moto import mock_aws
-
+BODIES = {
+    "empty": """
+def test_{i}():
+    pass
+""",
+    "client": """
+def test_{i}(scheduler_client):
+    scheduler_client.list_schedules()
+""",
+    "app": """
+def test_{i}(schedemu):
+    app.CLIENT.list_schedules()
+""",
+    "moto": """
+def test_{i}():
     with mock_aws():
-        client = boto3.client(
-            "scheduler",
-            region_name="us-east-1",
-            aws_access_key_id="testing",
-            aws_secret_access_key="testing",
-        )
-        client.list_schedules()
+        boto3.client("scheduler", region_name="us-east-1").list_schedules()
+""",
+}
+HEADERS = {
+    "empty": "",
+    "client": "",
+    "app": "import app\n",
+    "moto": "import boto3\nfrom moto import mock_aws\n",
+}
+APP = """import boto3
+
+# The common module-level client: built at import, with whatever endpoint the machine has.
+CLIENT = boto3.client("scheduler", region_name="us-east-1")
+"""
 
 
-def sample(test: Callable[[], None], count: int) -> list[float]:
-    times = []
-    for _ in range(count):
-        started = time.perf_counter()
-        test()
-        times.append(time.perf_counter() - started)
-    return times
+def run_suite(folder: Path, flavour: str, count: int) -> float:
+    suite = folder / f"test_{flavour}_{count}.py"
+    suite.write_text(HEADERS[flavour] + "".join(BODIES[flavour].format(i=i) for i in range(count)))
+    started = time.perf_counter()
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "-o",
+            "addopts=",
+            str(suite),
+        ],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        env={
+            "AWS_ACCESS_KEY_ID": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing",
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(folder),
+        },
+    )
+    return time.perf_counter() - started
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--tests", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs=2, default=[5, 205])
     args = parser.parse_args()
-    with Emulator() as emu:
-        cases = {
-            "schedemu (reset + env + client)": schedemu_test(emu, call=False),
-            "schedemu (+ one call)": schedemu_test(emu, call=True),
-            "moto mock_aws (enter, client, one call, exit)": moto_test,
-        }
-        for test in cases.values():  # warm-up: model loading, the session's client
-            sample(test, 5)
-        results = {name: [] for name in cases}
-        for _ in range(args.rounds):
-            for name, test in cases.items():
-                results[name] += sample(test, args.tests // args.rounds or 1)
-    medians = {name: statistics.median(values) * 1e3 for name, values in results.items()}
-    print("median ms per test")
-    for name, value in medians.items():
-        print(f"  {name:<48} {value:8.3f}")
-    ours = medians["schedemu (+ one call)"]
-    theirs = medians["moto mock_aws (enter, client, one call, exit)"]
-    print(f"moto / schedemu (+ one call) = {theirs / ours:.1f}x (target >= 20x)")
-    print(f"fixture alone: {medians['schedemu (reset + env + client)']:.3f} ms (target <= 1 ms)")
+    small, large = args.sizes
+    slopes: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        (folder / "app.py").write_text(APP)
+        for flavour in BODIES:
+            best = {
+                size: min(run_suite(folder, flavour, size) for _ in range(args.repeats))
+                for size in (small, large)
+            }
+            slopes[flavour] = (best[large] - best[small]) / (large - small) * 1e3
+    print(f"ms per test (slope between {small} and {large} tests, best of {args.repeats})")
+    for flavour, slope in slopes.items():
+        print(f"  {flavour:<8} {slope:8.3f}")
+    empty = slopes["empty"]
+    for flavour in ("client", "app"):
+        over = slopes[flavour] - empty
+        print(f"{flavour}: {over:.3f} ms over an empty test (target <= 1 ms)")
+    ours = max(slopes["client"] - empty, 1e-6)
+    print(
+        f"moto / schedemu (client, over empty) = {(slopes['moto'] - empty) / ours:.0f}x "
+        "(target >= 50x)"
+    )
 
 
 if __name__ == "__main__":

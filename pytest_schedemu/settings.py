@@ -96,8 +96,8 @@ class Settings:
         0, "seed of flexible-window offsets and execution ids", parse=int, check=values.any_integer
     )
     transport: str = _setting(
-        "http",
-        "how the emulator's own clients reach it: http or inprocess",
+        "inprocess",
+        "how clients from client() reach the emulator: inprocess (no socket) or http",
         check=values.one_of(TRANSPORTS),
     )
     past_at: str = _setting(

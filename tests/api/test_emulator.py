@@ -111,14 +111,14 @@ def test_endpoint_before_start_raises_a_clear_error() -> None:
 
 def test_requests_are_not_logged_above_debug_by_default(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    with Emulator() as emu:
+    with Emulator(transport="http") as emu:
         emu.client().list_schedule_groups()
     assert not [r for r in caplog.records if r.name.startswith(("werkzeug", "pytest_schedemu"))]
 
 
 def test_request_logging_when_asked(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    with Emulator(log_requests=True) as emu:
+    with Emulator(log_requests=True, transport="http") as emu:
         emu.client().list_schedule_groups()
     assert any("GET /schedule-groups" in r.getMessage() for r in caplog.records)
 
