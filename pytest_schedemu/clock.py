@@ -8,6 +8,8 @@ the emulator reads the wall clock except ``RealClock``.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Union
 
@@ -17,6 +19,54 @@ from pytest_schedemu.times import UTC, Instant, to_utc
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
 # and return the attempts made.
 Driver = Callable[[datetime], list[Any]]
+
+INSIDE_A_DELIVERY = (
+    "Cannot move the clock from inside a delivery: a target handler (or anything it calls) "
+    "runs while the clock stands at its attempt's instant, and moving the clock then would "
+    "move it backwards when the delivery returns. Move it from the test instead."
+)
+
+
+class DeliveryGuard:
+    """Knows when a delivery is under way, so the clock refuses to move from inside one.
+
+    The dispatcher enters ``delivering()`` around each delivery; a clock move or a reset
+    from that thread (a target handler, or anything it calls) raises ``ClockError``, and
+    ``busy`` tells other threads (the control API, serving a handler's HTTP request) that
+    waiting for the clock would wait for the delivery that waits for them.
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._active = 0
+
+    @contextmanager
+    def delivering(self) -> Iterator[None]:
+        depth = getattr(self._local, "depth", 0)
+        self._local.depth = depth + 1
+        with self._lock:
+            self._active += 1
+        try:
+            yield
+        finally:
+            self._local.depth = depth
+            with self._lock:
+                self._active -= 1
+
+    @property
+    def inside(self) -> bool:
+        """Whether this thread is inside a delivery."""
+        return getattr(self._local, "depth", 0) > 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether any thread is inside a delivery."""
+        return self._active > 0
+
+    def refuse_inside(self) -> None:
+        if self.inside:
+            raise ClockError(INSIDE_A_DELIVERY)
 
 
 class VirtualClock:
@@ -35,6 +85,7 @@ class VirtualClock:
         # One clock operation at a time: two threads advancing at once would interleave
         # deliveries and make the order depend on the scheduler of the operating system.
         self._moving = threading.RLock()
+        self.guard = DeliveryGuard()
 
     def attach(self, driver: Driver | None) -> None:
         self._driver = driver
@@ -70,6 +121,7 @@ class VirtualClock:
             ) from None
         if delta < timedelta():
             raise ValueError(f"Cannot advance by a negative amount ({delta}); time only moves on")
+        self.guard.refuse_inside()
         with self._moving:
             if delta > datetime.max.replace(tzinfo=UTC) - self._now:
                 raise ValueError(
@@ -80,6 +132,7 @@ class VirtualClock:
     def move_to(self, when: Instant) -> list[Any]:
         """Move forward to ``when`` and deliver what falls due; moving backwards is an error."""
         target = to_utc(when, what="destination")
+        self.guard.refuse_inside()
         with self._moving:
             if target < self._now:
                 raise ValueError(
@@ -90,6 +143,7 @@ class VirtualClock:
 
     def tick(self) -> list[Any]:
         """Deliver what is due at the current instant without moving time."""
+        self.guard.refuse_inside()
         with self._moving:
             return self._run_until(self._now)
 
@@ -138,6 +192,7 @@ class RealClock:
     def __init__(self) -> None:
         self._moving = threading.RLock()
         self._wake: Callable[[], None] | None = None
+        self.guard = DeliveryGuard()
 
     def attach(self, driver: Driver | None, wake: Callable[[], None] | None = None) -> None:
         self._wake = wake

@@ -79,6 +79,7 @@ class Emulator(Inspection):
             set_clock=self.clock.set,
             now=self.clock.now,
             clock_observed=lambda: isinstance(self.clock, VirtualClock) and self.clock.followed,
+            guard=self.clock.guard,
         )
         self._store.observer = self._dispatcher.planner
         self._records = Records(
@@ -183,6 +184,7 @@ class Emulator(Inspection):
         to the emulator's own value, or takes the value given here (a None for a setting
         that cannot be None means the emulator's own value).
         """
+        self.clock.guard.refuse_inside()
         values = self.settings.restored(self._own, settings)
         placed = None if start is None else to_utc(start, what="start")
         with self.clock.operation_lock, self._store.lock:

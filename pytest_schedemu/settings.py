@@ -134,6 +134,12 @@ class Settings:
         parse=values.optional(int),
         check=values.integer(1, optional=True),
     )
+    max_idempotency_tokens: int = _setting(
+        10_000,
+        "ClientTokens remembered per emulator, the newest; older ones are forgotten",
+        parse=int,
+        check=values.integer(1),
+    )
     max_dead_letter_bytes: int = _setting(
         1_048_576,
         "largest dead-letter message, body and attributes (SQS's limit; a queue may set less)",

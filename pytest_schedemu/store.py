@@ -38,6 +38,7 @@ from pytest_schedemu.errors import (
     schedule_not_found,
     too_many_tags,
 )
+from pytest_schedemu.idempotency import TokenStore
 from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.settings import Settings
 
@@ -57,13 +58,6 @@ class StoreObserver(Protocol):
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
 
 
-@dataclass(frozen=True)
-class StoredResponse:
-    fingerprint: str
-    status: int
-    body: bytes
-
-
 @dataclass
 class RegionState:
     account_id: str
@@ -80,7 +74,8 @@ class Store:
         self.settings = settings if settings is not None else Settings()
         self.observer: StoreObserver | None = None
         self._regions: dict[RegionKey, RegionState] = {}
-        self._tokens: dict[tuple[str, str, str, str], StoredResponse] = {}
+        #: Answers of requests with a ClientToken; use under ``lock``.
+        self.tokens = TokenStore(lambda: self.settings.max_idempotency_tokens)
         self._created_at = now
         self._incarnations = 0
 
@@ -89,7 +84,7 @@ class Store:
     def reset(self, now: datetime) -> None:
         with self.lock:
             self._regions.clear()
-            self._tokens.clear()
+            self.tokens.clear()
             self._created_at = now
             self._incarnations = 0
 
@@ -124,7 +119,7 @@ class Store:
                 for key, state in sorted(self._regions.items())
                 if state.schedules or len(state.groups) > 1
             )
-            return regions, tuple(sorted(self._tokens.items()))
+            return regions, self.tokens.snapshot()
 
     def all_schedules(self) -> list[Schedule]:
         """Every stored schedule, by (account, region, group, name)."""
@@ -134,20 +129,6 @@ class Store:
                 for _, state in sorted(self._regions.items())
                 for key in state.schedule_keys
             ]
-
-    # -- idempotency tokens ----------------------------------------------------------------
-
-    def stored_response(
-        self, account_id: str, region: str, operation: str, token: str
-    ) -> StoredResponse | None:
-        with self.lock:
-            return self._tokens.get((account_id, region, operation, token))
-
-    def store_response(
-        self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
-    ) -> None:
-        with self.lock:
-            self._tokens[(account_id, region, operation, token)] = response
 
     # -- groups ----------------------------------------------------------------------------
 

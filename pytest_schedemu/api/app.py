@@ -35,8 +35,9 @@ from pytest_schedemu.errors import (
     SerializationException,
     UnknownOperationException,
 )
+from pytest_schedemu.idempotency import StoredResponse
 from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store, StoredResponse
+from pytest_schedemu.store import Store
 from pytest_schedemu.times import truncate_to_ms
 
 logger = logging.getLogger("pytest_schedemu.api")
@@ -317,7 +318,8 @@ class SchedulerApp:
             call = Call(account_id, region, truncate_to_ms(self.clock.now()))
             if token is None:
                 return 200, _canonical(handler(call, cleaned)).encode()
-            stored = self.store.stored_response(account_id, region, operation, token)
+            key = (account_id, region, operation, token)
+            stored = self.store.tokens.get(key)
             if stored is not None:
                 if stored.fingerprint != fingerprint:
                     raise ConflictException(
@@ -327,9 +329,7 @@ class SchedulerApp:
                 return stored.status, stored.body
             response = _canonical(handler(call, cleaned)).encode()
             assert fingerprint is not None
-            self.store.store_response(
-                account_id, region, operation, token, StoredResponse(fingerprint, 200, response)
-            )
+            self.store.tokens.put(key, StoredResponse(fingerprint, 200, response))
             return 200, response
 
     @staticmethod

@@ -139,6 +139,12 @@ class ControlApi:
 
     def _travel(self, move: Callable[[], list[Any]], query: dict[str, str]) -> Any:
         limit = limit_of(query)
+        if self._clock.guard.busy:
+            # The request may come from a target handler, whose delivery holds the clock:
+            # waiting for the clock would wait for ourselves.
+            raise ConflictException(
+                "The clock is delivering an attempt; move it once the delivery is done."
+            )
         try:
             attempts = move()
         except DispatchLimitExceeded as error:
@@ -212,6 +218,10 @@ class ControlApi:
         return {}
 
     def reset(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        if not self._clock.real_time and self._clock.guard.busy:
+            raise ConflictException(
+                "The clock is delivering an attempt; reset once the delivery is done."
+            )
         self._reset(body.get("start"))
         return {"now": self._clock.now()}
 

@@ -21,6 +21,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any, Callable
 
+from pytest_schedemu.clock import DeliveryGuard
 from pytest_schedemu.delivery import (
     ACCESS_DENIED_MESSAGE,
     OK,
@@ -66,6 +67,7 @@ class Dispatcher:
         set_clock: Callable[[datetime], None],
         now: Callable[[], datetime],
         clock_observed: Callable[[], bool] = lambda: False,
+        guard: DeliveryGuard | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -77,6 +79,8 @@ class Dispatcher:
         #: The clock's reading, for the loops that run the dispatcher.
         self.now = now
         self._clock_observed = clock_observed
+        #: Marks deliveries, so the clock refuses to move from inside one.
+        self.guard = guard if guard is not None else DeliveryGuard()
         #: Play stretches at least this long in bulk when nothing can observe the order
         #: (``bulk.py``); None always goes item by item.
         self.bulk_min_span: int | None = bulk.MIN_SPAN_SECONDS
@@ -94,6 +98,7 @@ class Dispatcher:
             controls=controls,
             delivery=lambda: self.delivery,
             now=now,
+            guard=self.guard,
         )
         # The clock's current whole second, kept here so the hot loop need not convert the
         # clock's datetime for every item.
@@ -155,8 +160,16 @@ class Dispatcher:
             if job is None:
                 continue
             # The common case, a recording delivery nobody steers, needs no call at all.
-            idle = controls.idle and not self.delivery.needs_request
-            made.append(settle(job, OK if idle else self.deliver(job)))
+            if controls.idle and not self.delivery.needs_request:
+                outcome = OK
+            else:
+                try:
+                    outcome = self.deliver(job)
+                except BaseException:
+                    # KeyboardInterrupt, SystemExit: let it through, but keep the attempt.
+                    self.interrupted(job)
+                    raise
+            made.append(settle(job, outcome))
             count += 1
             if cap is not None and count > cap:
                 raise self._runaway(made, count, cap)
@@ -251,6 +264,30 @@ class Dispatcher:
 
     def deliver(self, job: Job) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers."""
+        with self.guard.delivering():
+            return self._deliver(job)
+
+    def interrupted(self, job: Job) -> None:
+        """An attempt that never ended (its delivery raised KeyboardInterrupt, say) is
+        recorded as interrupted and made again on the next clock move."""
+        occurrence = job.occurrence
+        with self.store.lock:
+            self.history.add_activity(
+                Activity(
+                    "interrupted",
+                    self.now(),
+                    occurrence.plan.arn,
+                    from_epoch(occurrence.nominal),
+                    f"attempt {job.number} did not finish; it is made again on the next move",
+                )
+            )
+            kind = FIRST_ATTEMPT if job.number == 1 else RETRY
+            plan = occurrence.plan
+            self.planner.push(
+                job.attempted_at, plan.seq, occurrence.nominal, job.number, kind, occurrence, 0
+            )
+
+    def _deliver(self, job: Job) -> Outcome:
         occurrence = job.occurrence
         controls = self.controls
         if not controls.idle:

@@ -8,6 +8,7 @@ only when a delivery backend or a test needs it.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from pytest_schedemu import jsontext
@@ -43,7 +44,8 @@ class Plan:
 
     def __init__(self, schedule: Schedule) -> None:
         self.seq = schedule.incarnation
-        self.arn = schedule.arn
+        # Interned: every record of every incarnation of one name shares one string.
+        self.arn = sys.intern(schedule.arn)
         self.version = 0
         self.last_dispatched: int | None = None
         #: The nominal time of the plan's queued generation, if one is queued.

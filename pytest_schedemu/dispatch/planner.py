@@ -32,6 +32,9 @@ from pytest_schedemu.settings import Settings
 from pytest_schedemu.targets import events, plan_target
 from pytest_schedemu.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 
+#: Stale queue items are swept out only past this many: sweeping costs a pass over the queue.
+COMPACTION_THRESHOLD = 1024
+
 # A NamedTuple's own constructor is a Python function; this builds the same tuple at half
 # the cost, and a push happens for every occurrence.
 _make_item = tuple.__new__
@@ -57,6 +60,10 @@ class Planner:
         self._now = now
         self._notify = notify
         self._sequence = 0
+        # Queued items that will do nothing when they come up (their plan was replaced or
+        # removed), counted roughly; past half the queue they are swept out, so the queue
+        # stays proportional to what is live however much churn it sees.
+        self._stale = 0
 
     # -- the store's observer ----------------------------------------------------------------
 
@@ -68,6 +75,7 @@ class Planner:
             self._by_arn[plan.arn] = plan
         else:
             self.cancel_pending(plan, "updated")
+            self._superseded(plan)
         plan.define(
             schedule,
             timeline(
@@ -93,13 +101,15 @@ class Planner:
         self._notify()
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:
-        if reason != "auto_deleted":  # recorded as such once the deletion is done
-            self.history.add_activity(Activity("deleted", self._now(), schedule.arn, None, reason))
         plan = self.plans.pop(schedule.incarnation, None)
+        if reason != "auto_deleted":  # recorded as such once the deletion is done
+            arn = schedule.arn if plan is None else plan.arn  # one string for both records
+            self.history.add_activity(Activity("deleted", self._now(), arn, None, reason))
         if plan is not None:
             if self._by_arn.get(plan.arn) is plan:
                 del self._by_arn[plan.arn]
             plan.version += 1
+            self._superseded(plan)
             self.cancel_pending(plan, reason)
 
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None:
@@ -165,6 +175,13 @@ class Planner:
         # years run out.
         return not plan.timeline.recurring or schedule.end_date is not None
 
+    def _superseded(self, plan: Plan) -> None:
+        """The plan's queued items just went stale; sweep them out once they are many."""
+        self._stale += 1 + len(plan.pending)
+        if self._stale > COMPACTION_THRESHOLD and 2 * self._stale > len(self.queue):
+            self.queue.compact(self.is_live)
+            self._stale = 0
+
     def cancel_pending(self, plan: Plan, reason: str) -> None:
         if not plan.pending:
             return
@@ -211,6 +228,7 @@ class Planner:
             if self.is_live(item):
                 return due
             queue.pop()
+            self._stale = max(0, self._stale - 1)
 
     def next_occurrence(self, schedule_arn: str) -> datetime | None:
         """The next nominal time the schedule will generate, if any."""
@@ -228,3 +246,4 @@ class Planner:
         self.plans.clear()
         self._by_arn.clear()
         self.queue.clear()
+        self._stale = 0

@@ -83,4 +83,8 @@ class RealTimeService:
             dispatcher.settlement.settle(job, dispatcher.deliver(job))
         except Exception:
             logger.exception("delivery of %s failed inside the emulator", job.occurrence.plan.arn)
+        except BaseException:
+            # A handler's SystemExit on a pool thread would end nothing but the attempt.
+            logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
+            dispatcher.interrupted(job)
         dispatcher.wake()

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Callable
 
 from pytest_schedemu import jsontext
+from pytest_schedemu.clock import DeliveryGuard
 from pytest_schedemu.delivery import DeadLetterRequest, Delivery, Outcome
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
@@ -62,6 +63,7 @@ class Settlement:
         controls: TargetControls,
         delivery: Callable[[], Delivery],
         now: Callable[[], datetime],
+        guard: DeliveryGuard,
     ) -> None:
         self._planner = planner
         self._store = store
@@ -70,6 +72,7 @@ class Settlement:
         self._controls = controls
         self._delivery = delivery
         self._now = now
+        self._guard = guard
 
     def settle(self, job: Job, outcome: Outcome) -> Attempt:
         """Record the attempt and do what its outcome calls for."""
@@ -164,7 +167,8 @@ class Settlement:
         if missing is not None and self._controls.is_missing(request.queue_arn):
             outcome = Outcome.failure(*missing, False)
         else:
-            outcome = self._delivery().send_dead_letter(request)
+            with self._guard.delivering():
+                outcome = self._delivery().send_dead_letter(request)
         attributes = {
             name: value["StringValue"] for name, value in request.message_attributes.items()
         }

@@ -12,9 +12,11 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Generic, TypeVar
+from datetime import datetime, timedelta
+from typing import Any, Callable, Generic, Optional, TypeVar
 
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
+from pytest_schedemu.times import EPOCH
 
 T = TypeVar("T")
 
@@ -59,18 +61,63 @@ class _Log(Generic[T]):
             self.dropped += excess
 
 
+#: An Activity as kept: (kind, at, schedule ARN, scheduled time, detail), times in whole
+#: microseconds since the epoch.
+_Packed = tuple[str, int, str, Optional[int], str]
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _microseconds(instant: datetime, last: list[Any]) -> int:
+    # Records made at one virtual instant share one integer: the clock stands still while
+    # a service sees many changes, and each integer would cost as much as the rest.
+    if last[0] != instant:
+        last[:] = [instant, (instant - EPOCH) // _MICROSECOND]
+    value: int = last[1]
+    return value
+
+
+def _pack(activity: Activity, last: list[Any]) -> _Packed:
+    scheduled = activity.scheduled_time
+    return (
+        activity.kind,
+        _microseconds(activity.at, last),
+        activity.schedule_arn,
+        None if scheduled is None else (scheduled - EPOCH) // _MICROSECOND,
+        activity.detail,
+    )
+
+
+def _unpack(packed: _Packed) -> Activity:
+    kind, at, arn, scheduled, detail = packed
+    return Activity(
+        kind,
+        EPOCH + at * _MICROSECOND,
+        arn,
+        None if scheduled is None else EPOCH + scheduled * _MICROSECOND,
+        detail,
+    )
+
+
+def _same(item: Any) -> Any:
+    return item
+
+
+#: How many schedule names (and targets, and dead-letter queues) strict lookups remember.
+KNOWN_LIMIT = 10_000
+
+
 class Known:
     """Every schedule, target and dead-letter queue that existed since the last clear.
 
-    Bounded like the logs: past ``max_records`` entries the oldest are forgotten, and
-    ``complete`` turns False (a lookup can then no longer call a name unknown). Used only
-    under the history's lock.
+    Bounded: past ``KNOWN_LIMIT`` names (or ``max_records``, if lower) the oldest are
+    forgotten, and ``complete`` turns False (a lookup can then no longer call a name
+    unknown). A test resets long before that; a service that sees millions of names come
+    and go keeps a bounded memory. Used only under the history's lock.
     """
 
     def __init__(self) -> None:
-        #: schedule name -> {schedule ARN: group}, and every ARN in the order first seen.
-        self.by_name: dict[str, dict[str, str]] = {}
-        self._order: dict[str, str] = {}
+        #: schedule name -> its (schedule ARN, group) pairs, names in the order first seen.
+        self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
         #: Target ARNs and dead-letter queue ARNs, in the order first seen.
         self.targets: dict[str, None] = {}
         self.dead_letter_queues: dict[str, None] = {}
@@ -85,23 +132,17 @@ class Known:
         dead_letter_arn: str | None,
         cap: int | None,
     ) -> None:
-        self.by_name.setdefault(name, {})[schedule_arn] = group
-        self._order[schedule_arn] = name
+        pairs = self.by_name.get(name, ())
+        if (schedule_arn, group) not in pairs:
+            self.by_name[name] = (*pairs, (schedule_arn, group))
         self.targets[target_arn] = None
         if dead_letter_arn is not None:
             self.dead_letter_queues[dead_letter_arn] = None
-        if cap is None:
-            return
-        for table in (self._order, self.targets, self.dead_letter_queues):
+        cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
+        for table in (self.by_name, self.targets, self.dead_letter_queues):
             while len(table) > cap:
                 self.complete = False
-                oldest = next(iter(table))
-                if table is self._order:
-                    groups = self.by_name[self._order[oldest]]
-                    del groups[oldest]
-                    if not groups:
-                        del self.by_name[self._order[oldest]]
-                del table[oldest]
+                del table[next(iter(table))]
 
 
 class History:
@@ -116,7 +157,10 @@ class History:
         self._max_records = max_records
         self._attempts: _Log[Attempt] = _Log()
         self._dead_letters: _Log[DeadLetter] = _Log()
-        self._activity: _Log[Activity] = _Log()
+        # Activity is kept packed (``_pack``): a service that sees millions of schedules come
+        # and go records two changes for each, and a tuple of plain values is half the size.
+        self._activity: _Log[_Packed] = _Log()
+        self._last_instant: list[Any] = [None, 0]
         # Executions are kept per schedule ARN (queries name one schedule), and in one
         # queue of ARNs in generation order, which says whose oldest execution goes first.
         self._executions: dict[str, deque[ExecutionSource]] = {}
@@ -169,7 +213,7 @@ class History:
 
     def add_activity(self, activity: Activity) -> None:
         with self._lock:
-            self._activity.extend((activity,), self._max_records())
+            self._activity.extend((_pack(activity, self._last_instant),), self._max_records())
 
     def add_execution(self, schedule_arn: str, occurrence: ExecutionSource) -> None:
         """Keep a new occurrence of ``schedule_arn`` for executions()."""
@@ -211,12 +255,14 @@ class History:
         where the next page starts (None at the end)."""
         with self._lock:
             log: _Log[Any] = getattr(self, "_" + kind)
+            read = _unpack if kind == "activity" else _same
             index = max(start - log.dropped, 0)
             found: list[Any] = []
             items = log.items
             while index < len(items) and len(found) < limit:
-                if keep is None or keep(items[index]):
-                    found.append(items[index])
+                item = read(items[index])
+                if keep is None or keep(item):
+                    found.append(item)
                 index += 1
             return found, (index + log.dropped if index < len(items) else None)
 
@@ -230,7 +276,8 @@ class History:
 
     def activity(self) -> list[Activity]:
         with self._lock:
-            return list(self._activity.items)
+            packed = list(self._activity.items)
+        return [_unpack(item) for item in packed]
 
     def execution_sources(self, schedule_arns: Iterable[str]) -> list[ExecutionSource]:
         """The kept occurrences of each ARN, in generation order."""
@@ -242,7 +289,7 @@ class History:
         every known name, and whether nothing was forgotten."""
         with self._lock:
             known = self._known
-            return dict(known.by_name.get(name, {})), list(known.by_name), known.complete
+            return dict(known.by_name.get(name, ())), list(known.by_name), known.complete
 
     def known_targets(self) -> tuple[list[str], list[str], bool]:
         """(target ARNs, dead-letter queue ARNs) used since the last clear, and whether

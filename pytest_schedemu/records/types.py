@@ -153,6 +153,7 @@ ACTIVITY_KINDS = {
     "dead_lettered": "a dead letter was sent (detail: the queue)",
     "dlq_failed": "sending a dead letter failed (detail: the error)",
     "group_removed": "a deleted schedule group finished deleting",
+    "interrupted": "an attempt's delivery raised KeyboardInterrupt or the like; it is retried",
 }
 
 

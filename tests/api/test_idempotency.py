@@ -97,3 +97,14 @@ def test_reset_forgets_tokens(emu: Emulator, client: Any) -> None:
     emu.reset()
     client.create_schedule(**schedule_args(ClientToken="t1", Description="new"))
     assert client.get_schedule(Name="s1")["Description"] == "new"
+
+
+def test_only_the_newest_tokens_are_remembered(emu: Emulator, client: Any) -> None:
+    emu.reset(max_idempotency_tokens=2)
+    for name in ("a", "b", "c"):
+        client.create_schedule(**schedule_args(name), ClientToken=f"token-{name}")
+    # "c" and "b" replay; "a" was forgotten, so its request runs again and meets "a".
+    client.create_schedule(**schedule_args("c"), ClientToken="token-c")
+    client.create_schedule(**schedule_args("b"), ClientToken="token-b")
+    with pytest.raises(client.exceptions.ConflictException, match="Schedule a already exists"):
+        client.create_schedule(**schedule_args("a"), ClientToken="token-a")
