@@ -123,6 +123,10 @@ def serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
 
     def request_stop(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            # A second signal: the user does not want to wait for deliveries.
+            print("schedemu: stopped at once", file=sys.stderr, flush=True)
+            os._exit(128 + signum)
         stop.set()
 
     signal.signal(signal.SIGINT, request_stop)
@@ -133,6 +137,12 @@ def serve(args: argparse.Namespace) -> int:
         # Waiting in short steps keeps the main thread able to run signal handlers.
         while not stop.wait(0.2):
             pass
+        print(
+            "schedemu: stopping (deliveries under way get "
+            f"{emulator.settings.shutdown_timeout:g} s; a second signal stops at once)",
+            file=sys.stderr,
+            flush=True,
+        )
     finally:
         emulator.stop()
     print("schedemu: stopped", flush=True)

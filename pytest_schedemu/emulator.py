@@ -157,10 +157,11 @@ class Emulator(Inspection):
         """Stop serving and join the server's threads. Calling it twice is harmless."""
         with self._lifecycle:
             server, self._server = self._server, None
-        if self._real_time is not None:
-            self._real_time.stop()
+        # Requests first, then deliveries, which get shutdown_timeout seconds to finish.
         if server is not None:
             server.stop()
+        if self._real_time is not None:
+            self._real_time.stop()
         self._dispatcher.close()
 
     def __enter__(self) -> Emulator:

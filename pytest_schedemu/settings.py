@@ -182,6 +182,19 @@ class Settings:
         parse=float,
         check=values.seconds(True),
     )
+    delivery_timeout: float = _setting(
+        30.0,
+        "seconds an attempt may take before it fails, retryably (real time, boto3 delivery)",
+        parse=float,
+        check=values.seconds(True),
+    )
+    shutdown_timeout: float = _setting(
+        10.0,
+        "seconds deliveries under way get to finish when the emulator stops",
+        scope=SERVER,
+        parse=float,
+        check=values.seconds(False),
+    )
     delivery_workers: int = _setting(
         8, "threads delivering in real time", scope=SERVER, parse=int, check=values.integer(1)
     )

@@ -267,7 +267,7 @@ def parse_timestamp(value: Any) -> datetime:
         try:
             return EPOCH + timedelta(milliseconds=milliseconds)
         except OverflowError:
-            raise SerializationException() from None
+            raise _out_of_range(value) from None
     match = _ISO_WITH_OFFSET.fullmatch(value.strip()) if isinstance(value, str) else None
     if match is not None:
         # The offset rewritten as +hh:mm, the one form every supported Python's
@@ -279,9 +279,21 @@ def parse_timestamp(value: Any) -> datetime:
             parsed = datetime.fromisoformat(match["local"].upper() + offset)
         except ValueError:
             raise SerializationException() from None
-        parsed = parsed.astimezone(timezone.utc)
+        try:
+            parsed = parsed.astimezone(timezone.utc)
+        except OverflowError:  # e.g. 9999-12-31T23:59:59-01:00, past the year 9999 in UTC
+            raise _out_of_range(value) from None
         return parsed.replace(microsecond=parsed.microsecond // 1000 * 1000)
     raise SerializationException()
+
+
+def _out_of_range(value: Any) -> ValidationException:
+    shown = str(value)
+    if len(shown) > 40:
+        shown = f"{shown[:20]}…{shown[-8:]} ({len(shown)} characters)"
+    return ValidationException(
+        f"Value '{shown}' is not a valid timestamp: it lies outside the years 1 to 9999."
+    )
 
 
 class OperationValidator:

@@ -43,14 +43,16 @@ from pytest_schedemu.store import Store
 from pytest_schedemu.times import floor_epoch, from_epoch, to_epoch
 
 
-def delivery_backend(delivery: str | Delivery, endpoint_url: str | None) -> Delivery:
+def delivery_backend(
+    delivery: str | Delivery, endpoint_url: str | None, timeout: float
+) -> Delivery:
     """The backend a ``delivery`` setting names (or is)."""
     if not isinstance(delivery, str):
         return delivery
     if delivery == "boto3":
         from pytest_schedemu.dispatch.forwarding import Boto3Delivery
 
-        return Boto3Delivery(endpoint_url)
+        return Boto3Delivery(endpoint_url, timeout=timeout)
     return RecordingDelivery()
 
 
@@ -73,7 +75,7 @@ class Dispatcher:
         self.settings = settings
         self.history = history
         self.controls = controls
-        self._delivery_choice: tuple[Any, Any] = (settings.delivery, settings.delivery_endpoint_url)
+        self._delivery_choice = self._chosen_delivery()
         self.delivery = delivery_backend(*self._delivery_choice)
         self._set_clock = set_clock
         #: The clock's reading, for the loops that run the dispatcher.
@@ -104,9 +106,13 @@ class Dispatcher:
         # clock's datetime for every item.
         self.clock_epoch = floor_epoch(now())
 
+    def _chosen_delivery(self) -> tuple[Any, str | None, float]:
+        settings = self.settings
+        return settings.delivery, settings.delivery_endpoint_url, settings.delivery_timeout
+
     def follow_delivery_setting(self) -> None:
         """Use the delivery backend the settings name now, if they changed."""
-        choice = (self.settings.delivery, self.settings.delivery_endpoint_url)
+        choice = self._chosen_delivery()
         with self.store.lock:
             if choice == self._delivery_choice:
                 return

@@ -28,8 +28,13 @@ class Boto3Delivery:
 
     needs_request = True
 
-    def __init__(self, endpoint_url: str | None = None, session: Any = None) -> None:
+    def __init__(
+        self, endpoint_url: str | None = None, session: Any = None, timeout: float = 30.0
+    ) -> None:
         self.endpoint_url = endpoint_url
+        #: Seconds to connect, and to wait for an answer: past them the attempt fails,
+        #: retryably.
+        self.timeout = timeout
         self._session = session
         self._clients: dict[tuple[str, str | None], Any] = {}
         self._lock = threading.Lock()
@@ -46,7 +51,11 @@ class Boto3Delivery:
                 options: dict[str, Any] = {
                     "region_name": region or session.region_name or "us-east-1",
                     # The dispatcher does the retrying, by the schedule's retry policy.
-                    "config": Config(retries={"total_max_attempts": 1}),
+                    "config": Config(
+                        retries={"total_max_attempts": 1},
+                        connect_timeout=self.timeout,
+                        read_timeout=self.timeout,
+                    ),
                 }
                 if self.endpoint_url is not None:
                     options["endpoint_url"] = self.endpoint_url

@@ -1,34 +1,52 @@
 """Real-time serving: deliver what falls due as wall-clock time passes (``schedemu serve``).
 
 One thread sleeps until the next due item (at most ``tick_interval`` seconds) and is woken
-early by schedule changes; deliveries run on a pool, so a slow target delays nothing else,
-and an occurrence whose predecessor is still being delivered starts in parallel.
+early by schedule changes. Deliveries run on a pool of daemon workers, so a slow target
+delays nothing else, and an occurrence whose predecessor is still being delivered starts in
+parallel. An attempt that takes longer than ``delivery_timeout`` fails, retryably, and its
+worker moves on.
+
+Stopping is bounded: no new delivery starts, deliveries under way get ``shutdown_timeout``
+seconds to finish, and every occurrence whose attempt did not finish (or never started) is
+recorded as ``not_delivered`` activity. The workers are daemon threads, so a target that
+never answers cannot hold the process.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
 
 from pytest_schedemu.clock import Clock, VirtualClock
+from pytest_schedemu.delivery import Outcome
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.records import Activity
 from pytest_schedemu.settings import Settings
-from pytest_schedemu.times import to_epoch
+from pytest_schedemu.times import from_epoch, to_epoch
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
 
+TIMEOUT_CODE = "DeliveryTimeout"
+
 
 class RealTimeService:
-    """The thread that runs a dispatcher against the wall clock."""
+    """The thread that runs a dispatcher against the wall clock, and its delivery workers."""
 
-    def __init__(self, dispatcher: Dispatcher, *, tick_interval: float, workers: int) -> None:
+    def __init__(self, dispatcher: Dispatcher, settings: Settings) -> None:
         self._dispatcher = dispatcher
-        self._tick_interval = tick_interval
-        self._workers = workers
+        self._settings = settings
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._workers: list[threading.Thread] = []
+        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._lock = threading.Lock()
+        # Under the lock: jobs being delivered, and jobs that will never be (stopping).
+        self._running: set[Job] = set()
+        self._abandoned: list[Job] = []
+        self._stopping = False
 
     @classmethod
     def drive(
@@ -40,51 +58,123 @@ class RealTimeService:
             clock.attach(dispatcher.run_until)
             return None
         clock.attach(None, wake=dispatcher.wake)
-        return cls(
-            dispatcher, tick_interval=settings.tick_interval, workers=settings.delivery_workers
-        )
+        return cls(dispatcher, settings)
 
     def start(self) -> None:
         if self._thread is not None:
             return
         self._stop.clear()
+        self._stopping = False
+        self._workers = [
+            threading.Thread(target=self._work, name="schedemu-delivery", daemon=True)
+            for _ in range(self._settings.delivery_workers)
+        ]
+        for worker in self._workers:
+            worker.start()
         self._thread = threading.Thread(target=self._serve, name="schedemu-dispatcher", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float | None = None) -> None:
+        """Start no new delivery, give those under way ``timeout`` seconds (the
+        ``shutdown_timeout`` setting by default), and record what did not finish."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
         self._stop.set()
         self._dispatcher.wake()
         thread.join()
+        with self._lock:
+            self._stopping = True
+        for _ in self._workers:
+            self._jobs.put(None)
+        deadline = time.monotonic() + (
+            self._settings.shutdown_timeout if timeout is None else timeout
+        )
+        for worker in self._workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            unfinished = [*self._abandoned, *self._running]
+            self._running.clear()
+            self._abandoned.clear()
+        while not self._jobs.empty():  # jobs no worker took before its sentinel
+            job = self._jobs.get_nowait()
+            if job is not None:
+                unfinished.append(job)
+        for job in unfinished:
+            self._not_delivered(job)
 
     def _serve(self) -> None:
         dispatcher = self._dispatcher
         planner, wakeup, now = dispatcher.planner, dispatcher.wakeup, dispatcher.now
-        with ThreadPoolExecutor(self._workers, thread_name_prefix="schedemu-delivery") as pool:
-            while not self._stop.is_set():
-                with wakeup:
-                    current = to_epoch(now())
-                    dispatcher.clock_epoch = int(current // 1)
-                    due = planner.next_due()
-                    if due is None or due > current:
-                        interval = self._tick_interval
-                        wait = interval if due is None else min(interval, due - current)
-                        wakeup.wait(max(wait, 0.001))
-                        continue
-                    job = dispatcher.process(*planner.queue.pop())
-                if job is not None:
-                    pool.submit(self._run_job, job)
+        interval = self._settings.tick_interval
+        while not self._stop.is_set():
+            with wakeup:
+                current = to_epoch(now())
+                dispatcher.clock_epoch = int(current // 1)
+                due = planner.next_due()
+                if due is None or due > current:
+                    wait = interval if due is None else min(interval, due - current)
+                    wakeup.wait(max(wait, 0.001))
+                    continue
+                job = dispatcher.process(*planner.queue.pop())
+            if job is not None:
+                self._jobs.put(job)
 
-    def _run_job(self, job: Job) -> None:
-        dispatcher = self._dispatcher
-        try:
-            dispatcher.settlement.settle(job, dispatcher.deliver(job))
-        except Exception:
-            logger.exception("delivery of %s failed inside the emulator", job.occurrence.plan.arn)
-        except BaseException:
-            # A handler's SystemExit on a pool thread would end nothing but the attempt.
-            logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
-            dispatcher.interrupted(job)
-        dispatcher.wake()
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            with self._lock:
+                if self._stopping:
+                    self._abandoned.append(job)
+                    continue
+                self._running.add(job)
+            try:
+                self._dispatcher.settlement.settle(job, self._outcome(job))
+            except Exception:
+                logger.exception(
+                    "delivery of %s failed inside the emulator", job.occurrence.plan.arn
+                )
+            except BaseException:
+                # A handler's SystemExit on a worker would end nothing but the attempt.
+                logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
+                self._dispatcher.interrupted(job)
+            with self._lock:
+                self._running.discard(job)
+            self._dispatcher.wake()
+
+    def _outcome(self, job: Job) -> Outcome:
+        """The delivery's outcome, or a retryable timeout once ``delivery_timeout`` passes."""
+        timeout = self._settings.delivery_timeout
+        result: list[Outcome] = []
+        failure: list[BaseException] = []
+
+        def deliver() -> None:
+            try:
+                result.append(self._dispatcher.deliver(job))
+            except BaseException as error:  # raised again in the worker
+                failure.append(error)
+
+        helper = threading.Thread(target=deliver, name="schedemu-attempt", daemon=True)
+        helper.start()
+        helper.join(timeout)
+        if failure:
+            raise failure[0]
+        if result:
+            return result[0]
+        return Outcome.failure(
+            TIMEOUT_CODE, f"The target did not answer within {timeout:g} seconds", True
+        )
+
+    def _not_delivered(self, job: Job) -> None:
+        occurrence = job.occurrence
+        self._dispatcher.history.add_activity(
+            Activity(
+                "not_delivered",
+                self._dispatcher.now(),
+                occurrence.plan.arn,
+                from_epoch(occurrence.nominal),
+                f"attempt {job.number} did not finish before the emulator stopped",
+            )
+        )

@@ -154,6 +154,7 @@ ACTIVITY_KINDS = {
     "dlq_failed": "sending a dead letter failed (detail: the error)",
     "group_removed": "a deleted schedule group finished deleting",
     "interrupted": "an attempt's delivery raised KeyboardInterrupt or the like; it is retried",
+    "not_delivered": "an attempt had not finished (or started) when the emulator stopped",
 }
 
 

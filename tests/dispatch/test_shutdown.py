@@ -1,0 +1,68 @@
+"""Stopping a real-time emulator is bounded, and loses no record of what did not happen."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from pytest_schedemu import Emulator
+
+from .conftest import QUEUE, create
+
+AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
+
+
+def wait_for(condition: Any, seconds: float = 5) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def test_a_target_that_never_answers_does_not_hold_the_stop() -> None:
+    release = threading.Event()
+    with Emulator(clock="real", tick_interval=0.05, shutdown_timeout=0.2) as emu:
+        emu.target(QUEUE).handle(lambda attempt: release.wait(30))
+        create(emu.client(), expression=AT_ONCE)
+        wait_for(lambda: emu.clock.guard.busy)
+        started = time.monotonic()
+        emu.stop()
+        assert time.monotonic() - started < 2
+        (note,) = emu.activity("not_delivered")
+        assert note.schedule_arn.endswith("/default/s1")
+    release.set()
+
+
+def test_deliveries_queued_but_not_started_do_not_run_after_the_stop() -> None:
+    release = threading.Event()
+    calls: list[str] = []
+
+    def slow(attempt: Any) -> None:
+        calls.append(attempt.schedule_name)
+        release.wait(30)
+
+    with Emulator(
+        clock="real", tick_interval=0.05, shutdown_timeout=0.1, delivery_workers=1
+    ) as emu:
+        emu.target(QUEUE).handle(slow)
+        for name in ("a", "b", "c"):
+            create(emu.client(), name, expression=AT_ONCE)
+        wait_for(lambda: calls)
+        emu.stop()
+        release.set()
+        time.sleep(0.2)
+        assert len(calls) == 1
+        assert len(emu.activity("not_delivered")) == 3
+
+
+def test_an_attempt_past_the_delivery_timeout_fails_retryably() -> None:
+    release = threading.Event()
+    with Emulator(clock="real", tick_interval=0.05, delivery_timeout=0.2) as emu:
+        emu.target(QUEUE).handle(lambda attempt: release.wait(30))
+        create(emu.client(), expression=AT_ONCE)
+        wait_for(lambda: emu.attempts())
+        (attempt,) = emu.attempts()
+        assert (attempt.error_code, attempt.retryable) == ("DeliveryTimeout", True)
+        assert "within 0.2 seconds" in (attempt.error_message or "")
+        release.set()

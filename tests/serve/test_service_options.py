@@ -1,0 +1,150 @@
+"""``schedemu serve``: a flag and an environment variable for every setting, and a stop
+that a target cannot hold up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import boto3
+import pytest
+
+from pytest_schedemu.settings import options
+
+from .test_serve import QUEUE, ROLE, Served
+
+
+def test_help_lists_every_setting_with_its_default_and_variable() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_schedemu", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    for option in options().values():
+        assert option.flag in result.stdout
+        assert option.environment_variable in result.stdout
+    assert "(default: 4566;" in result.stdout  # the service's own port
+    assert "(default: real;" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "--region",
+        "--account-id",
+        "--past-at",
+        "--flexible-offsets",
+        "--group-deletion-delay",
+        "--max-schedules",
+        "--max-schedule-groups",
+        "--max-records",
+        "--max-attempts-per-advance",
+        "--sqs-queue-url-template",
+        "--verify-signatures",
+        "--credentials",
+        "--connection-timeout",
+        "--shutdown-timeout",
+        "--delivery-timeout",
+    ],
+)
+def test_the_issue_s_flags_exist(flag: str) -> None:
+    assert flag in {option.flag for option in options().values()}
+
+
+def test_settings_come_from_flags_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHEDEMU_REGION", "eu-west-1")
+    monkeypatch.setenv("SCHEDEMU_ACCOUNT_ID", "111122223333")
+    served = Served("--clock", "virtual", "--account-id", "444455556666", "--max-schedules", "1")
+    try:
+        health = served.control("GET", "health")
+        assert (health["region"], health["account_id"]) == ("eu-west-1", "444455556666")
+        client = boto3.client(
+            "scheduler",
+            endpoint_url=served.url,
+            region_name="eu-west-1",
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+        )
+        args = {
+            "ScheduleExpression": "rate(1 hour)",
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "Target": {"Arn": QUEUE.replace("us-east-1", "eu-west-1"), "RoleArn": ROLE},
+        }
+        client.create_schedule(Name="one", **args)
+        with pytest.raises(client.exceptions.ServiceQuotaExceededException):
+            client.create_schedule(Name="two", **args)
+        client.close()
+    finally:
+        served.stop()
+
+
+def test_a_bad_environment_value_is_a_clear_error() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_schedemu", "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SCHEDEMU_MAX_RECORDS": "lots"},
+        timeout=20,
+    )
+    assert result.returncode != 0
+    assert "SCHEDEMU_MAX_RECORDS" in result.stderr and "lots" in result.stderr
+
+
+def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        served = Served(
+            "--tick-interval", "0.05", "--delivery", "boto3",
+            "--delivery-endpoint-url", endpoint, "--shutdown-timeout", "30",
+        )  # fmt: skip
+        client = served.client()
+        client.create_schedule(
+            Name="now",
+            ScheduleExpression="at(2020-01-01T00:00:00)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": QUEUE, "RoleArn": ROLE},
+        )
+        client.close()
+        time.sleep(0.5)  # the delivery is waiting for an answer that never comes
+        served.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        assert served.process.poll() is None  # waiting for the delivery, as it should
+        started = time.monotonic()
+        served.process.send_signal(signal.SIGTERM)
+        served.process.communicate(timeout=10)
+        assert time.monotonic() - started < 3
+        assert served.process.returncode == 128 + signal.SIGTERM
+
+
+def test_the_first_signal_waits_at_most_the_shutdown_timeout() -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        served = Served(
+            "--tick-interval", "0.05", "--delivery", "boto3",
+            "--delivery-endpoint-url", endpoint, "--shutdown-timeout", "0.5",
+        )  # fmt: skip
+        client = served.client()
+        client.create_schedule(
+            Name="now",
+            ScheduleExpression="at(2020-01-01T00:00:00)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": QUEUE, "RoleArn": ROLE},
+        )
+        client.close()
+        time.sleep(0.5)
+        started = time.monotonic()
+        code, out, err = served.stop()
+        assert time.monotonic() - started < 5
+        assert code == 0 and "stopped" in out
+        assert json.dumps("deliveries under way get 0.5 s")[1:-1] in err
