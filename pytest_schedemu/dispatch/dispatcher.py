@@ -207,7 +207,9 @@ class Dispatcher:
                 self.bulk_runs += 1
                 self.history.add_attempts(made)
                 self._set_clock(target)
-            return made
+        if made is not None:
+            self.history.announce(made)
+        return made
 
     def _runaway(self, made: list[Attempt], count: int, cap: int) -> DispatchLimitExceeded:
         busiest = Counter(attempt.schedule_arn for attempt in made).most_common(5)

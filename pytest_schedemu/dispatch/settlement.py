@@ -76,6 +76,11 @@ class Settlement:
 
     def settle(self, job: Job, outcome: Outcome) -> Attempt:
         """Record the attempt and do what its outcome calls for."""
+        attempt = self._settle(job, outcome)
+        self._history.announce((attempt,))
+        return attempt
+
+    def _settle(self, job: Job, outcome: Outcome) -> Attempt:
         attempt = record(job, outcome)
         occurrence = job.occurrence
         with self._store.lock:

@@ -202,6 +202,11 @@ class History:
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:
             self._attempts.extend(new, self._max_records())
+
+    def announce(self, new: Sequence[Attempt]) -> None:
+        """Tell the listeners of attempts just recorded. Call it holding no lock: a listener
+        (``schedemu serve`` logging to a slow stream) must not hold up the API."""
+        with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:
             for attempt in new:
