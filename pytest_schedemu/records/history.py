@@ -14,12 +14,17 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Generic, TypeVar
 
+from pytest_schedemu.model import Schedule
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
 
 T = TypeVar("T")
 
 #: The kinds of record, as ``dropped_records`` names them.
 RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
+#: How many schedules' last definitions are kept, most recently changed first: enough to
+#: draw the lanes of deleted schedules, without keeping every definition a long-running
+#: service ever saw.
+KEPT_DEFINITIONS = 10_000
 
 
 class DroppedRecords(int):
@@ -68,12 +73,15 @@ class Known:
     """
 
     def __init__(self) -> None:
-        #: schedule name -> {schedule ARN: group}, and every ARN in the order first seen.
+        #: schedule name -> {schedule ARN: group}.
         self.by_name: dict[str, dict[str, str]] = {}
-        self._order: dict[str, str] = {}
+        #: schedule ARN -> name, in the order first seen.
+        self.arns: dict[str, str] = {}
         #: Target ARNs and dead-letter queue ARNs, in the order first seen.
         self.targets: dict[str, None] = {}
         self.dead_letter_queues: dict[str, None] = {}
+        #: schedule ARN -> its last definition, the most recently noted last.
+        self.definitions: dict[str, Schedule] = {}
         self.complete = True
 
     def note(
@@ -84,23 +92,29 @@ class Known:
         target_arn: str,
         dead_letter_arn: str | None,
         cap: int | None,
+        definition: Schedule | None = None,
     ) -> None:
         self.by_name.setdefault(name, {})[schedule_arn] = group
-        self._order[schedule_arn] = name
+        self.arns[schedule_arn] = name
+        if definition is not None:
+            self.definitions.pop(schedule_arn, None)
+            self.definitions[schedule_arn] = definition
+            if len(self.definitions) > KEPT_DEFINITIONS:
+                del self.definitions[next(iter(self.definitions))]
         self.targets[target_arn] = None
         if dead_letter_arn is not None:
             self.dead_letter_queues[dead_letter_arn] = None
         if cap is None:
             return
-        for table in (self._order, self.targets, self.dead_letter_queues):
+        for table in (self.arns, self.targets, self.dead_letter_queues):
             while len(table) > cap:
                 self.complete = False
                 oldest = next(iter(table))
-                if table is self._order:
-                    groups = self.by_name[self._order[oldest]]
+                if table is self.arns:
+                    groups = self.by_name[self.arns[oldest]]
                     del groups[oldest]
                     if not groups:
-                        del self.by_name[self._order[oldest]]
+                        del self.by_name[self.arns[oldest]]
                 del table[oldest]
 
 
@@ -143,13 +157,26 @@ class History:
     # -- writing ---------------------------------------------------------------------------
 
     def note_schedule(
-        self, schedule_arn: str, group: str, name: str, target_arn: str, dead_letter_arn: str | None
+        self,
+        schedule_arn: str,
+        group: str,
+        name: str,
+        target_arn: str,
+        dead_letter_arn: str | None,
+        definition: Schedule | None = None,
     ) -> None:
         """Remember that a schedule existed, and what it aimed at: strict lookups and
-        assertions refuse names and ARNs that nothing ever had."""
+        assertions refuse names and ARNs that nothing ever had. ``definition`` is kept
+        (boundedly) so that a picture of a deleted schedule still shows what it was."""
         with self._lock:
             self._known.note(
-                schedule_arn, group, name, target_arn, dead_letter_arn, self._max_records()
+                schedule_arn,
+                group,
+                name,
+                target_arn,
+                dead_letter_arn,
+                self._max_records(),
+                definition,
             )
 
     def add_attempt(self, attempt: Attempt) -> None:
@@ -220,6 +247,34 @@ class History:
                 index += 1
             return found, (index + log.dropped if index < len(items) else None)
 
+    def page_backwards(
+        self, kind: str, end: int | None, limit: int, keep: Callable[[Any], bool] | None = None
+    ) -> tuple[list[Any], int | None]:
+        """Up to ``limit`` records of ``kind`` that ``keep`` accepts, newest first, from
+        before the ``end``-th record ever written (None: from the newest), and where the
+        next, older page ends (None when nothing older is kept)."""
+        with self._lock:
+            log: _Log[Any] = getattr(self, "_" + kind)
+            items = log.items
+            index = len(items) if end is None else min(end - log.dropped, len(items))
+            found: list[Any] = []
+            while index > 0 and len(found) < limit:
+                index -= 1
+                if keep is None or keep(items[index]):
+                    found.append(items[index])
+            return found, (index + log.dropped if index > 0 else None)
+
+    def written(self) -> dict[str, int]:
+        """How many records of each kind were ever written since the last clear (dropped
+        ones included): a reader polling for news compares these."""
+        with self._lock:
+            return {
+                "attempts": len(self._attempts.items) + self._attempts.dropped,
+                "executions": len(self._execution_order) + self._executions_dropped,
+                "dead_letters": len(self._dead_letters.items) + self._dead_letters.dropped,
+                "activity": len(self._activity.items) + self._activity.dropped,
+            }
+
     def attempts(self) -> list[Attempt]:
         with self._lock:
             return list(self._attempts.items)
@@ -243,6 +298,19 @@ class History:
         with self._lock:
             known = self._known
             return dict(known.by_name.get(name, {})), list(known.by_name), known.complete
+
+    def known_schedule_arns(self) -> tuple[dict[str, str], bool]:
+        """(schedule ARN -> name) of every schedule since the last clear, in the order first
+        seen, and whether nothing was forgotten."""
+        with self._lock:
+            known = self._known
+            return dict(known.arns), known.complete
+
+    def last_definitions(self, schedule_arns: Iterable[str]) -> dict[str, Schedule]:
+        """The last known definition of each ARN that still has one kept."""
+        with self._lock:
+            definitions = self._known.definitions
+            return {arn: definitions[arn] for arn in schedule_arns if arn in definitions}
 
     def known_targets(self) -> tuple[list[str], list[str], bool]:
         """(target ARNs, dead-letter queue ARNs) used since the last clear, and whether
