@@ -25,7 +25,7 @@ from pytest_schedemu.records import (
     Records,
 )
 from pytest_schedemu.records.timeline_source import timeline_data
-from pytest_schedemu.timeline import render_timeline_html
+from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
 from pytest_schedemu.times import Instant
 
 StrPath = Union[str, "os.PathLike[str]"]
@@ -110,15 +110,7 @@ class Inspection:
         or ISO 8601 strings) fix the axis, and with ``until`` after now the lanes show
         their next occurrences.
         """
-        data = timeline_data(
-            self._records,
-            self.clock.now(),
-            schedule=schedule,
-            group=group,
-            target_arn=target_arn,
-            since=since,
-            until=until,
-        )
+        data = self._timeline_data(schedule, group, target_arn, since, until)
         page = render_timeline_html(data, title=title)
         if path is None:
             handle, name = tempfile.mkstemp(prefix="schedemu-timeline-", suffix=".html")
@@ -129,6 +121,38 @@ class Inspection:
         written.parent.mkdir(parents=True, exist_ok=True)
         written.write_text(page, encoding="utf-8")
         return written
+
+    def timeline_svg(
+        self,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        since: Instant | None = None,
+        until: Instant | None = None,
+        width: int = 1200,
+    ) -> str:
+        """The picture of ``timeline()`` alone, as one ``<svg>`` element to embed in a page."""
+        data = self._timeline_data(schedule, group, target_arn, since, until)
+        return render_timeline_svg(data, width=width)
+
+    def _timeline_data(
+        self,
+        schedule: str | None,
+        group: str | None,
+        target_arn: str | None,
+        since: Instant | None,
+        until: Instant | None,
+    ) -> TimelineData:
+        return timeline_data(
+            self._records,
+            self.clock.now(),
+            schedule=schedule,
+            group=group,
+            target_arn=target_arn,
+            since=since,
+            until=until,
+        )
 
     @property
     def dropped_records(self) -> DroppedRecords:
