@@ -82,8 +82,8 @@ def test_it_shows_every_attempt_by_outcome_and_the_dead_letter(emu: Emulator) ->
     page = emu.timeline().read_text(encoding="utf-8")
     # morning at 14:00Z; charge at 18:00, 00:00, 06:00 and 12:00 (12:00 failed twice).
     assert page.count("<title>Attempt 1 · delivered") == 5
-    assert "Attempt 1 · failed, retryable" in page
-    assert "dead-lettered" in page and DLQ in page
+    assert "</span>2 failed, retryable</li>" in page
+    assert "</span>1 dead-lettered</li>" in page and DLQ in page
 
 
 def test_filters_narrow_the_lanes(emu: Emulator) -> None:
