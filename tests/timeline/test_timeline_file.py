@@ -93,9 +93,9 @@ def test_filters_narrow_the_lanes(emu: Emulator) -> None:
 
 
 def test_a_schedule_or_group_that_never_existed_is_a_lookup_error(emu: Emulator) -> None:
-    with pytest.raises(LookupError, match="No schedule 'mornin' ever existed.*morning"):
+    with pytest.raises(LookupError, match=r"No schedule 'mornin' ever existed.*morning"):
         emu.timeline(schedule="mornin")
-    with pytest.raises(LookupError, match="No schedule group 'biling' ever existed.*billing"):
+    with pytest.raises(LookupError, match=r"No schedule group 'biling' ever existed.*billing"):
         emu.timeline(group="biling")
 
 
