@@ -24,7 +24,7 @@ from pytest_schedemu.records import (
     History,
     Records,
 )
-from pytest_schedemu.records.timeline_source import timeline_data
+from pytest_schedemu.records.timeline_source import collector_paused, timeline_data
 from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
 from pytest_schedemu.times import Instant
 
@@ -110,8 +110,9 @@ class Inspection:
         or ISO 8601 strings) fix the axis, and with ``until`` after now the lanes show
         their next occurrences.
         """
-        data = self._timeline_data(schedule, group, target_arn, since, until)
-        page = render_timeline_html(data, title=title)
+        with collector_paused():
+            data = self._timeline_data(schedule, group, target_arn, since, until)
+            page = render_timeline_html(data, title=title)
         if path is None:
             handle, name = tempfile.mkstemp(prefix="schedemu-timeline-", suffix=".html")
             with os.fdopen(handle, "w", encoding="utf-8") as file:
@@ -133,8 +134,9 @@ class Inspection:
         width: int = 1200,
     ) -> str:
         """The picture of ``timeline()`` alone, as one ``<svg>`` element to embed in a page."""
-        data = self._timeline_data(schedule, group, target_arn, since, until)
-        return render_timeline_svg(data, width=width)
+        with collector_paused():
+            data = self._timeline_data(schedule, group, target_arn, since, until)
+            return render_timeline_svg(data, width=width)
 
     def _timeline_data(
         self,

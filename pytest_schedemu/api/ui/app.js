@@ -319,6 +319,7 @@
       const svg = await api("timeline" + query(params), { text: true });
       if (sequence !== state.sequence.timeline) return;
       box.innerHTML = svg;
+      performance.mark("schedemu:timeline");
     } catch (error) {
       if (sequence !== state.sequence.timeline) return;
       box.replaceChildren(el("div", { className: "placeholder" }, error.message));
