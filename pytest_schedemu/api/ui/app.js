@@ -19,7 +19,7 @@
     rows: [],
     total: 0,
     selected: null, // the ARN of the schedule the timeline and lists focus on
-    span: 86400,
+    span: "all", // seconds shown around now, or "all": since the schedules were created
     summary: null,
     signature: "",
     detail: null, // {kind, key}
@@ -305,9 +305,7 @@
       $("timeline-scope").textContent = "";
       return;
     }
-    const now = Date.parse(summary.now);
-    const since = new Date(now - state.span * 700).toISOString().replace(".000Z", "Z");
-    const until = new Date(now + state.span * 300).toISOString().replace(".000Z", "Z");
+    const [since, until] = timelineWindow(Date.parse(summary.now));
     const width = Math.max(640, Math.min(4000, Math.floor(box.clientWidth - 2)));
     const params = { since, until, width };
     if (state.selected) params.schedule = state.selected;
@@ -324,6 +322,23 @@
       if (sequence !== state.sequence.timeline) return;
       box.replaceChildren(el("div", { className: "placeholder" }, error.message));
     }
+  }
+
+  // The stretch drawn: most of it before now (what happened), the rest after (what comes).
+  function timelineWindow(now) {
+    let past = state.span * 700;
+    let future = state.span * 300;
+    if (state.span === "all") {
+      const shown = state.selected
+        ? state.rows.filter((row) => row.arn === state.selected)
+        : state.rows;
+      const created = shown.map((row) => Date.parse(row.creation_date));
+      const earliest = created.length ? Math.min(...created) : now;
+      past = Math.max(now - earliest, 3600 * 1000) * 1.02;
+      future = Math.max(past * 0.2, 3600 * 1000);
+    }
+    const iso = (moment) => new Date(moment).toISOString().replace(".000Z", "Z");
+    return [iso(Math.floor((now - past) / 1000) * 1000), iso(Math.ceil((now + future) / 1000) * 1000)];
   }
 
   // -- recent attempts and dead letters -----------------------------------------------
@@ -353,8 +368,12 @@
           el("td", { className: "when" }, when(attempt.attempted_at)),
           el("td", {}, scheduleOf(attempt.schedule_arn)),
           el("td", {}, attempt.attempt_number),
-          el("td", {}, el("span", { className: "badge " + css }, words)),
-          el("td", { className: "mono" }, attempt.error_code || "")
+          el(
+            "td",
+            { title: attempt.error_message || null },
+            el("span", { className: "badge " + css }, words),
+            attempt.error_code ? el("span", { className: "error" }, attempt.error_code) : null
+          )
         );
         row.addEventListener("click", () => showAttempt(attempt));
         return row;
@@ -382,7 +401,7 @@
           el("td", { className: "when" }, when(letter.sent_at || letter.scheduled_time)),
           el("td", {}, scheduleOf(letter.schedule_arn)),
           el("td", { className: "arn", title: letter.queue_arn }, lastPart(letter.queue_arn)),
-          el("td", { className: "mono" }, (letter.attributes || {}).ERROR_CODE || "")
+          el("td", { className: "error" }, (letter.attributes || {}).ERROR_CODE || "")
         );
         row.addEventListener("click", () => showDeadLetter(letter));
         return row;
@@ -425,11 +444,27 @@
     state.detail = { kind, key };
     $("detail-title").textContent = title;
     $("detail").replaceChildren(el("div", { className: "detail" }, ...content));
-    $("detail-card").hidden = false;
+    $("detail-close").hidden = false;
     for (const row of document.querySelectorAll("#attempts tbody tr, #dead-letters tbody tr")) {
       row.classList.remove("selected");
     }
     $("detail-card").scrollIntoView({ block: "nearest" });
+  }
+
+  function clearDetail() {
+    state.detail = null;
+    $("detail-title").textContent = "Details";
+    $("detail").replaceChildren(
+      el(
+        "p",
+        { className: "empty" },
+        "Choose an attempt or a dead letter to see what was sent, when, and what went wrong."
+      )
+    );
+    $("detail-close").hidden = true;
+    for (const row of document.querySelectorAll("#attempts tbody tr, #dead-letters tbody tr")) {
+      row.classList.remove("selected");
+    }
   }
 
   function showAttempt(attempt) {
@@ -575,8 +610,7 @@
         const answer = await post("reset", {});
         status(`Reset: every schedule, group and record is gone; the clock is at ${when(answer.now)}.`);
         state.selected = null;
-        state.detail = null;
-        $("detail-card").hidden = true;
+        clearDetail();
         $("move-to-time").dataset.auto = "1";
         restartPaging();
       } catch (error) {
@@ -618,15 +652,13 @@
     });
     for (const button of document.querySelectorAll("[data-span]")) {
       button.addEventListener("click", () => {
-        state.span = Number(button.dataset.span);
+        const span = button.dataset.span;
+        state.span = span === "all" ? span : Number(span);
         markSpan();
         guarded(refreshTimeline);
       });
     }
-    $("detail-close").addEventListener("click", () => {
-      state.detail = null;
-      $("detail-card").hidden = true;
-    });
+    $("detail-close").addEventListener("click", clearDetail);
     let resizing = null;
     window.addEventListener("resize", () => {
       clearTimeout(resizing);
@@ -637,7 +669,7 @@
 
   function markSpan() {
     for (const button of document.querySelectorAll("[data-span]")) {
-      button.classList.toggle("active", Number(button.dataset.span) === state.span);
+      button.classList.toggle("active", button.dataset.span === String(state.span));
     }
   }
 
