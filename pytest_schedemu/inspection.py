@@ -104,17 +104,19 @@ class Inspection:
         One lane per schedule (deleted ones included), a tick at each nominal time, every
         attempt coloured by outcome, dead letters, the schedules' changes, the clock's
         instant, and hover titles with the details; times in UTC and in each schedule's
-        zone. ``path`` None writes a new file in the temporary folder. ``schedule`` (a
-        name or ARN), ``group`` and ``target_arn`` narrow it down (a schedule or group
-        that never existed raises LookupError); ``since`` and ``until`` (aware datetimes
-        or ISO 8601 strings) fix the axis, and with ``until`` after now the lanes show
-        their next occurrences.
+        zone. ``path`` None writes a new file in the temporary folder, and a folder a new
+        file in it. ``schedule`` (a name or ARN), ``group`` and ``target_arn`` narrow it
+        down (a schedule or group that never existed raises LookupError); ``since`` and
+        ``until`` (aware datetimes or ISO 8601 strings) fix the axis, and with ``until``
+        after now the lanes show their next occurrences.
         """
         with collector_paused():
             data = self._timeline_data(schedule, group, target_arn, since, until)
             page = render_timeline_html(data, title=title)
-        if path is None:
-            handle, name = tempfile.mkstemp(prefix="schedemu-timeline-", suffix=".html")
+        if path is None or Path(path).is_dir():
+            handle, name = tempfile.mkstemp(
+                prefix="schedemu-timeline-", suffix=".html", dir=None if path is None else path
+            )
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 file.write(page)
             return Path(name)

@@ -208,11 +208,7 @@ def schedemu_server() -> Iterator[Emulator]:
 
 
 @pytest.fixture
-def schedemu(
-    request: pytest.FixtureRequest,
-    schedemu_server: Emulator,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Emulator]:
+def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
     from pytest_schedemu import assertions
     from pytest_schedemu.times import wall_clock_now
@@ -233,7 +229,7 @@ def schedemu(
         options.timeline,
         (lambda: Path(chosen_dir))
         if chosen_dir
-        else (lambda: tmp_path_factory.getbasetemp() / report_timeline.FOLDER_NAME),
+        else (lambda: report_timeline.default_folder(request.config)),
     )
     saved = _set_environment(emulator)
     try:

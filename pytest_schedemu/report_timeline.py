@@ -8,6 +8,7 @@ when, ``--schedemu-timeline-dir`` where.
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,18 @@ def parse_timeline_mode(text: str) -> str:
 def wanted(mode: str, failed: bool) -> bool:
     """Whether a test's report gets a timeline: ``always``, or ``failed`` and it failed."""
     return mode == ALWAYS or (mode == FAILED and failed)
+
+
+def default_folder(config: Any) -> Path:
+    """``schedemu-timelines`` under pytest's base temporary folder (``--basetemp``).
+
+    The factory is the one pytest's ``tmp_path_factory`` fixture hands out; read from the
+    config, it is there without making every schedemu test depend on that fixture, and a
+    run with ``-p no:tmpdir`` falls back to the system's temporary folder.
+    """
+    factory = getattr(config, "_tmp_path_factory", None)
+    base = Path(tempfile.gettempdir()) if factory is None else factory.getbasetemp()
+    return Path(base) / FOLDER_NAME
 
 
 def timeline_path(folder: Path, nodeid: str) -> Path:

@@ -5,6 +5,7 @@ attached to pytest-html's report."""
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,17 @@ def test_steers_nothing(schedemu, scheduler_client):
     result = _run(pytester)
     result.assert_outcomes(passed=1, errors=1)
     assert _named_file(result.stdout.str()).exists()
+
+
+def test_without_pytest_s_temporary_folders_the_system_one_is_used(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(FAILING)
+    result = _run(pytester, "-p", "no:tmpdir")
+    result.assert_outcomes(failed=1)
+    path = _named_file(result.stdout.str())
+    assert path.parent == Path(tempfile.gettempdir()) / "schedemu-timelines"
+    path.unlink()
 
 
 def test_a_test_without_the_emulator_gets_no_timeline(pytester: pytest.Pytester) -> None:

@@ -71,6 +71,12 @@ def test_a_path_is_written_with_its_folders_and_returned(emu: Emulator, tmp_path
     assert wanted.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+def test_a_folder_gets_a_new_file_in_it(emu: Emulator, tmp_path: Path) -> None:
+    written = emu.timeline(tmp_path)
+    assert written.parent == tmp_path and written.suffix == ".html"
+    assert emu.timeline(tmp_path) != written
+
+
 def test_the_file_needs_no_network_and_no_script(emu: Emulator) -> None:
     page = emu.timeline().read_text(encoding="utf-8")
     assert "<script" not in page.lower()
