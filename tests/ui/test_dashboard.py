@@ -209,3 +209,15 @@ def test_reset_asks_for_a_second_click(page: Any, served: Served) -> None:
     page.click("#reset")
     page.wait_for_selector("#schedules-empty", state="visible")
     assert served.control("GET", "summary")["schedule_count"] == 0
+
+
+def test_a_schedule_chosen_before_a_reset_elsewhere_is_let_go(page: Any, served: Served) -> None:
+    create(served, "first")
+    open_dashboard(page, served)
+    page.click("#schedules tbody tr:has-text('first')")
+    page.wait_for_selector("#timeline-scope:text-is('default/first')")
+    served.control("POST", "reset", {"start": "2026-03-07T12:00:00Z"})
+    create(served, "second")
+    page.wait_for_selector("#status:has-text('no longer exists')")
+    page.wait_for_selector("#timeline-scope:text-is('the 1 schedule of this page')")
+    assert page.locator("#status.error").count() == 0

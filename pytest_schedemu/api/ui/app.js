@@ -43,7 +43,9 @@
       } catch (ignored) {
         // not JSON: the text says it
       }
-      throw new Error(message);
+      const error = new Error(message);
+      error.status = response.status;
+      throw error;
     }
     return options && options.text ? text : JSON.parse(text);
   }
@@ -517,6 +519,13 @@
     try {
       await work();
     } catch (error) {
+      if (error.status === 404 && state.selected) {
+        // The chosen schedule went with a reset made elsewhere: back to the page.
+        state.selected = null;
+        status("The chosen schedule no longer exists: showing the page's schedules.");
+        await refreshFocused();
+        return;
+      }
       status(error.message, true);
     }
   }
