@@ -3,8 +3,8 @@ vanilla JavaScript, nothing from the network), and what it reads besides the rec
 lists: a summary to poll for news, and the timeline drawn as SVG.
 
 ``GET summary`` answers the clock, the counts of schedules and groups, the accounts and
-regions in use, and how many records of each kind were ever written (a poller compares
-them). ``GET timeline?schedule=&group=&schedules=<ARN,ARN…>&target_arn=&since=&until=
+regions in use, and how many records of each kind were ever written and how many resets
+there were (a poller compares them). ``GET timeline?schedule=&group=&schedules=<ARN,ARN…>&target_arn=&since=&until=
 &width=`` answers the picture of ``emu.timeline()`` as ``image/svg+xml``.
 
 A page in a browser cannot sign its requests, so with ``verify_signatures`` on the page

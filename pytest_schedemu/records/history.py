@@ -138,9 +138,11 @@ class History:
         self._executions_dropped = 0
         self._listeners: list[Callable[[Attempt], None]] = []
         self._known = Known()
+        self._generation = 0
 
     def clear(self) -> None:
         with self._lock:
+            self._generation += 1
             self._attempts = _Log()
             self._dead_letters = _Log()
             self._activity = _Log()
@@ -266,9 +268,11 @@ class History:
 
     def written(self) -> dict[str, int]:
         """How many records of each kind were ever written since the last clear (dropped
-        ones included): a reader polling for news compares these."""
+        ones included), and how many clears there were (``generation``): a reader polling
+        for news compares these."""
         with self._lock:
             return {
+                "generation": self._generation,
                 "attempts": len(self._attempts.items) + self._attempts.dropped,
                 "executions": len(self._execution_order) + self._executions_dropped,
                 "dead_letters": len(self._dead_letters.items) + self._dead_letters.dropped,

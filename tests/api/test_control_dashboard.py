@@ -156,6 +156,10 @@ def test_the_summary_counts_what_changed(several: Emulator) -> None:
     several.clock.advance(hours=1)
     after = get(several, "summary").json
     assert after["written"]["attempts"] > before["written"]["attempts"]
+    several.reset()
+    assert get(several, "summary").json["written"]["generation"] == (
+        after["written"]["generation"] + 1
+    )
 
 
 # -- schedules and groups ---------------------------------------------------------------

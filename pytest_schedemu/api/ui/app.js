@@ -143,6 +143,7 @@
       summary.written.dead_letters,
       summary.written.activity,
       summary.written.executions,
+      summary.written.generation,
     ].join("|");
   }
 
@@ -516,14 +517,18 @@
   // -- refreshing ---------------------------------------------------------------------
 
   async function guarded(work) {
+    const chosen = state.selected;
     try {
       await work();
     } catch (error) {
-      if (error.status === 404 && state.selected) {
-        // The chosen schedule went with a reset made elsewhere: back to the page.
-        state.selected = null;
-        status("The chosen schedule no longer exists: showing the page's schedules.");
-        await refreshFocused();
+      if (error.status === 404 && chosen) {
+        // The chosen schedule went with a reset made elsewhere: back to the page (once,
+        // though each of the lists that asked for it hears so).
+        if (state.selected === chosen) {
+          state.selected = null;
+          status("The chosen schedule no longer exists: showing the page's schedules.");
+          await refreshFocused();
+        }
         return;
       }
       status(error.message, true);
