@@ -4,8 +4,9 @@ lists: a summary to poll for news, and the timeline drawn as SVG.
 
 ``GET summary`` answers the clock, the counts of schedules and groups, the accounts and
 regions in use, and how many records of each kind were ever written and how many resets
-there were (a poller compares them). ``GET timeline?schedule=&group=&schedules=<ARN,ARN…>&target_arn=&since=&until=
-&width=`` answers the picture of ``emu.timeline()`` as ``image/svg+xml``.
+there were (a poller compares them). ``GET timeline?schedule=&group=&schedules=&
+target_arn=&since=&until=&width=`` answers the picture of ``emu.timeline()`` as
+``image/svg+xml`` (``schedules`` lists ARNs, comma-separated: a page of the list).
 
 A page in a browser cannot sign its requests, so with ``verify_signatures`` on the page
 is not served: ``ui`` answers 403 with a page that says so, while the JSON routes keep
