@@ -9,7 +9,9 @@ timed.
 
 The first render of a run also computes the attempt records' lazily built fields (their
 instants), which the emulator leaves for the first reader; it is reported on its own,
-and the targets are checked against the median of the runs after it.
+and the targets are checked against the median of the runs after it. The "file" rows time
+``emu.timeline(path)`` whole, as the pytest plugin calls it for a failing test: gathering
+the records from the emulator, rendering the page and writing it.
 
 Targets: 1,000 attempts <= 50 ms; 100,000 attempts <= 1 s; every picture < 2 MB.
 
@@ -20,10 +22,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import shutil
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from pytest_schedemu import Emulator
@@ -37,10 +42,15 @@ DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
 TARGETS = {1000: 50e-3, 100000: 1.0}
 MAX_BYTES = 2_000_000
+FILE_TIMINGS: dict[int, tuple[float, float, float, int]] = {}
 
 
-def scenario(attempts: int) -> TimelineData:
-    """About ``attempts`` attempts: one virtual day up to 10,000, two days beyond."""
+def scenario(attempts: int, write_to: Path | None = None, repeats: int = 0) -> TimelineData:
+    """About ``attempts`` attempts: one virtual day up to 10,000, two days beyond.
+
+    With ``write_to``, ``emu.timeline()`` is first timed ``repeats`` + 1 times there (the
+    timings are left in ``FILE_TIMINGS``).
+    """
     small = attempts <= 10_000
     days = 1 if small else 2
     # (expression, attempts per day) of the busy schedules, and the others' expressions.
@@ -92,6 +102,10 @@ def scenario(attempts: int) -> TimelineData:
         client.delete_schedule(Name="legacy")
         emu.clock.advance(timedelta(days=days) - timedelta(hours=7))
 
+        if write_to is not None:
+            FILE_TIMINGS[attempts] = timed(
+                lambda _: str(emu.timeline(write_to).stat().st_size), None, repeats
+            )
         arns = {a.schedule_arn for a in emu.attempts()}
         executions = [e for arn in sorted(arns) for e in emu.executions(arn)]
         return TimelineData(
@@ -99,10 +113,9 @@ def scenario(attempts: int) -> TimelineData:
         )
 
 
-def timed(
-    render: Callable[[TimelineData], str], data: TimelineData, repeats: int
-) -> tuple[float, float, float, int]:
-    """(first run, median and best of the runs after it, bytes of the output)."""
+def timed(render: Callable[[Any], str], data: Any, repeats: int) -> tuple[float, float, float, int]:
+    """(first run, median and best of the runs after it, bytes of the output; for a render
+    that writes a file, the text of its size)."""
     gc.collect()
     started = time.perf_counter()
     output = render(data)
@@ -113,7 +126,8 @@ def timed(
         started = time.perf_counter()
         render(data)
         samples.append(time.perf_counter() - started)
-    return first, statistics.median(samples), min(samples), len(output.encode("utf-8"))
+    size = int(output) if output.isdigit() else len(output.encode("utf-8"))
+    return first, statistics.median(samples), min(samples), size
 
 
 def main() -> None:
@@ -126,8 +140,9 @@ def main() -> None:
         f"{'attempts':>9} {'output':>6} {'first ms':>9} {'median ms':>10} {'best ms':>8} "
         f"{'bytes':>10}  median vs targets"
     )
+    folder = Path(tempfile.mkdtemp(prefix="bench-timeline-"))
     for size in args.sizes:
-        data = scenario(size)
+        data = scenario(size, folder / f"{size}.html", args.repeats)
         count = sum(len(e.attempts) for e in data.executions)
         target = TARGETS.get(size)
         for name, render in (("svg", render_timeline_svg), ("html", render_timeline_html)):
@@ -140,6 +155,15 @@ def main() -> None:
                 f"{best * 1000:>8.1f} "
                 f"{size_bytes:>10,}  {verdict}"
             )
+        first, median, best, size_bytes = FILE_TIMINGS[size]
+        verdict = f"size {size_bytes / MAX_BYTES:.2f}x of 2 MB"
+        if target is not None:
+            verdict = f"time {median / target:.2f}x of {target * 1000:.0f} ms, " + verdict
+        print(
+            f"{count:>9} {'file':>6} {first * 1000:>9.1f} {median * 1000:>10.1f} "
+            f"{best * 1000:>8.1f} {size_bytes:>10,}  {verdict}"
+        )
+    shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@ or the assertions, which do the work.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import datetime
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Union
 
 from pytest_schedemu import assertions
 from pytest_schedemu.clock import RealClock, VirtualClock
@@ -21,6 +24,11 @@ from pytest_schedemu.records import (
     History,
     Records,
 )
+from pytest_schedemu.records.timeline_source import collector_paused, timeline_data
+from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
+from pytest_schedemu.times import Instant
+
+StrPath = Union[str, "os.PathLike[str]"]
 
 
 class Inspection:
@@ -79,6 +87,76 @@ class Inspection:
     def schedules(self) -> list[Schedule]:
         """Every stored schedule, in every account and region."""
         return self._records.schedules()
+
+    def timeline(
+        self,
+        path: StrPath | None = None,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        since: Instant | None = None,
+        until: Instant | None = None,
+        title: str = "schedemu timeline",
+    ) -> Path:
+        """Write what happened as a self-contained HTML page and return its path.
+
+        One lane per schedule (deleted ones included), a tick at each nominal time, every
+        attempt coloured by outcome, dead letters, the schedules' changes, the clock's
+        instant, and hover titles with the details; times in UTC and in each schedule's
+        zone. ``path`` None writes a new file in the temporary folder, and a folder a new
+        file in it. ``schedule`` (a name or ARN), ``group`` and ``target_arn`` narrow it
+        down (a schedule or group that never existed raises LookupError); ``since`` and
+        ``until`` (aware datetimes or ISO 8601 strings) fix the axis, and with ``until``
+        after now the lanes show their next occurrences.
+        """
+        with collector_paused():
+            data = self._timeline_data(schedule, group, target_arn, since, until)
+            page = render_timeline_html(data, title=title)
+        if path is None or Path(path).is_dir():
+            handle, name = tempfile.mkstemp(
+                prefix="schedemu-timeline-", suffix=".html", dir=None if path is None else path
+            )
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(page)
+            return Path(name)
+        written = Path(path)
+        written.parent.mkdir(parents=True, exist_ok=True)
+        written.write_text(page, encoding="utf-8")
+        return written
+
+    def timeline_svg(
+        self,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        since: Instant | None = None,
+        until: Instant | None = None,
+        width: int = 1200,
+    ) -> str:
+        """The picture of ``timeline()`` alone, as one ``<svg>`` element to embed in a page."""
+        with collector_paused():
+            data = self._timeline_data(schedule, group, target_arn, since, until)
+            return render_timeline_svg(data, width=width)
+
+    def _timeline_data(
+        self,
+        schedule: str | None,
+        group: str | None,
+        target_arn: str | None,
+        since: Instant | None,
+        until: Instant | None,
+    ) -> TimelineData:
+        return timeline_data(
+            self._records,
+            self.clock.now(),
+            schedule=schedule,
+            group=group,
+            target_arn=target_arn,
+            since=since,
+            until=until,
+        )
 
     @property
     def dropped_records(self) -> DroppedRecords:

@@ -14,11 +14,12 @@ import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import pytest
 
-from pytest_schedemu import intercept
+from pytest_schedemu import intercept, report_timeline
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.option_values import parse_bool
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
+_TIMELINE_KEY = pytest.StashKey["_TimelineRequest"]()
 
 # Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
 # test modules at collection, too) give every scheduler client the interception handlers.
@@ -58,6 +60,16 @@ _PLUGIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "allow_unused_targets": (
         "let a test steer targets that no attempt uses (default: false)",
         parse_bool,
+    ),
+    "timeline": (
+        "write the timeline of schedemu tests as an HTML file named in the report: always, "
+        "failed or never (default: failed)",
+        report_timeline.parse_timeline_mode,
+    ),
+    "timeline_dir": (
+        "the folder of the timeline files (default: schedemu-timelines under pytest's base "
+        "temporary folder)",
+        str,
     ),
 }
 _MARKER_ONLY = {"allow_server_errors": "let the test pass although the emulator hit an error"}
@@ -119,6 +131,17 @@ class _TestOptions:
     intercept: bool
     allow_server_errors: bool
     allow_unused_targets: bool
+    timeline: str
+    timeline_dir: str | None
+
+
+@dataclass
+class _TimelineRequest:
+    """When and where a test's timeline is written, and the file once it is."""
+
+    mode: str
+    folder: Callable[[], Path]
+    written: Path | None = None
 
 
 def _options(request: pytest.FixtureRequest) -> _TestOptions:
@@ -171,6 +194,8 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
         intercept=pick("intercept", parse_bool) is not False,
         allow_server_errors=bool(marked.get("allow_server_errors", False)),
         allow_unused_targets=bool(pick("allow_unused_targets", parse_bool)),
+        timeline=pick("timeline", report_timeline.parse_timeline_mode) or report_timeline.FAILED,
+        timeline_dir=pick("timeline_dir", str),
     )
 
 
@@ -200,6 +225,13 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     except (TypeError, ValueError) as error:
         pytest.fail(f"schedemu: {error}", pytrace=False)
     request.node.stash[_EMULATOR_KEY] = emulator
+    chosen_dir = options.timeline_dir
+    request.node.stash[_TIMELINE_KEY] = _TimelineRequest(
+        options.timeline,
+        (lambda: Path(chosen_dir))
+        if chosen_dir
+        else (lambda: report_timeline.default_folder(request.config)),
+    )
     saved = _set_environment(emulator)
     try:
         freezer = None if options.freeze is None else emulator.freeze_time(options.freeze)
@@ -271,8 +303,34 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
     emulator = item.stash.get(_EMULATOR_KEY, None)
-    if emulator is None or not report.failed or call.when != "call":
+    if emulator is None or call.when == "setup":
+        return
+    _report_timeline(item, report, emulator)
+    if not report.failed or call.when != "call":
         return
     # An assertion of the emulator already listed the attempts; don't print them twice.
     if call.excinfo is None or not call.excinfo.errisinstance(DeliveryAssertionError):
         report.sections.append(("schedemu attempts", emulator.describe_attempts()))
+
+
+def _report_timeline(item: pytest.Item, report: pytest.TestReport, emulator: Emulator) -> None:
+    """Write the test's timeline once (after its call, or after a teardown that failed) and
+    name it in the report."""
+    request = item.stash.get(_TIMELINE_KEY, None)
+    if request is None:
+        return
+    if request.written is None:
+        if not report_timeline.wanted(request.mode, report.failed):
+            return
+        try:
+            request.written = report_timeline.write_timeline(
+                emulator, request.folder(), item.nodeid, report.outcome
+            )
+        except (OSError, ValueError) as error:
+            report.sections.append((report_timeline.SECTION, f"timeline not written: {error}"))
+            return
+    elif not report.failed:
+        return
+    report.sections.append((report_timeline.SECTION, report_timeline.section_text(request.written)))
+    if getattr(item.config.option, "htmlpath", None):  # pytest-html writes a report
+        report_timeline.attach_to_html_report(report, request.written, emulator.timeline_svg())

@@ -130,6 +130,11 @@ class Store:
                 for key in state.schedule_keys
             ]
 
+    def all_groups(self) -> list[ScheduleGroup]:
+        """Every schedule group, by (account, region, name)."""
+        with self.lock:
+            return [s.groups[n] for _, s in sorted(self._regions.items()) for n in s.group_names]
+
     # -- groups ----------------------------------------------------------------------------
 
     def get_group(self, account_id: str, region: str, name: str) -> ScheduleGroup:

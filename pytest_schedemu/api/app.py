@@ -191,8 +191,9 @@ class Router:
 
 _canonical = jsontext.dumps_canonical
 
-#: Answers the requests of another API on the same port (the control API), or None.
-ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes] | None"]
+#: Answers the requests of another API on the same port (the control API) as (status, body,
+#: content type), or None when the request is not its.
+ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes, str] | None"]
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
@@ -222,10 +223,11 @@ class SchedulerApp:
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
         operation: str | None = None
+        content_type = "application/json"
         try:
             handled = self.extra_routes(environ) if self.extra_routes is not None else None
             if handled is not None:
-                status, body = handled
+                status, body, content_type = handled
             else:
                 operation, labels = self._route(environ)
                 status, body = self._handle(environ, operation, labels)
@@ -245,7 +247,7 @@ class SchedulerApp:
             crash = InternalServerException()
             status, body = crash.status, error_body(crash.code, crash.message)
             headers.append(("x-amzn-ErrorType", crash.code))
-        headers.append(("Content-Type", "application/json"))
+        headers.append(("Content-Type", content_type))
         headers.append(("Content-Length", str(len(body))))
         start_response(f"{status} {HTTP_STATUS_CODES.get(status, 'Unknown')}", headers)
         return [body]

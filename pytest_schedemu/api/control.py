@@ -19,6 +19,8 @@ from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
 from pytest_schedemu.api.control_records import RecordRoutes, limit_of
+from pytest_schedemu.api.control_schedules import ScheduleRoutes
+from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
@@ -84,17 +86,22 @@ class ControlApi:
             ("POST", "reset"): self.reset,
         }
         self.routes.update(RecordRoutes(records).routes())
+        self.routes.update(ScheduleRoutes(records).routes())
+        self.routes.update(DashboardRoutes(records, clock, settings).routes())
 
-    def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes] | None:
+    def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes, str] | None:
         path = environ.get("PATH_INFO", "")
         if not path.startswith(PREFIX):
             return None
         method = environ.get("REQUEST_METHOD", "")
         raw = read_body(environ, MAX_BODY_BYTES)
+        route = path[len(PREFIX) :].rstrip("/")
         settings = self._settings
         if settings.verify_signatures:
+            if method == "GET" and is_page(route):
+                return disabled_page()
             verify_signature(environ, raw, settings.credentials, self._clock.now())
-        handler = self.routes.get((method, path[len(PREFIX) :].rstrip("/")))
+        handler = self.routes.get((method, route))
         if handler is None:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
@@ -106,7 +113,9 @@ class ControlApi:
             if isinstance(error, ClockError):
                 raise ConflictException(str(error)) from None
             raise ValidationException(str(error)) from None
-        return 200, json.dumps(to_json(result), sort_keys=True).encode()
+        if isinstance(result, Document):
+            return 200, result.body, result.content_type
+        return 200, json.dumps(to_json(result), sort_keys=True).encode(), "application/json"
 
     @staticmethod
     def _body(raw: bytes) -> dict[str, Any]:

@@ -4,6 +4,8 @@ Every list answers ``{"<kind>": [...], "next_token": <str or null>}``: at most `
 records (default 1,000, at most 10,000), and the token of the next page, which the next
 request passes back as ``next_token`` with the same filters. Records are only appended
 (and the oldest dropped past ``max_records``), so a page never repeats or skips one.
+Attempts, deliveries, dead letters and activity come oldest first, or newest first with
+``order=newest`` (the next pages going back in time).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, Callable
 
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
-from pytest_schedemu.records import Records
+from pytest_schedemu.records import Records, schedule_matches
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
@@ -48,6 +50,13 @@ def paged(name: str, items: list[Any], following: int | None, fingerprint: str) 
     return {name: items, "next_token": token}
 
 
+def _newest_first(query: dict[str, str]) -> bool:
+    order = query.get("order", "oldest")
+    if order not in ("oldest", "newest"):
+        raise ValidationException(f"Invalid order {order!r}: expected oldest or newest")
+    return order == "newest"
+
+
 class RecordRoutes:
     def __init__(self, records: Records) -> None:
         self._records = records
@@ -61,12 +70,27 @@ class RecordRoutes:
             ("GET", "activity"): self.activity,
         }
 
+    def _page(
+        self,
+        name: str,
+        kind: str,
+        keep: Callable[[Any], bool] | None,
+        query: dict[str, str],
+        filters: dict[str, Any],
+    ) -> Any:
+        newest = _newest_first(query)
+        start, fingerprint = start_of(query, {"list": name, "newest": newest or None, **filters})
+        if newest:
+            end = start if query.get("next_token") is not None else None
+            items, following = self._records.page_backwards(kind, keep, end, limit_of(query))
+        else:
+            items, following = self._records.page(kind, keep, start, limit_of(query))
+        return paged(name, items, following, fingerprint)
+
     def _attempts(self, name: str, query: dict[str, str], succeeded: bool | None) -> Any:
         filters = {k: query.get(k) for k in ("schedule", "group", "target_arn")}
-        start, fingerprint = start_of(query, {"list": name, **filters})
         keep = self._records.attempt_filter(succeeded=succeeded, **filters)
-        items, following = self._records.page("attempts", keep, start, limit_of(query))
-        return paged(name, items, following, fingerprint)
+        return self._page(name, "attempts", keep, query, filters)
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         return self._attempts("attempts", query, None)
@@ -75,18 +99,23 @@ class RecordRoutes:
         return self._attempts("deliveries", query, True)
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        queue_arn = query.get("queue_arn")
-        start, fingerprint = start_of(query, {"list": "dead_letters", "queue_arn": queue_arn})
-        keep = None if queue_arn is None else (lambda d: d.queue_arn == queue_arn)
-        items, following = self._records.page("dead_letters", keep, start, limit_of(query))
-        return paged("dead_letters", items, following, fingerprint)
+        queue_arn, schedule, group = (query.get(k) for k in ("queue_arn", "schedule", "group"))
+        self._records.check_filter(schedule, group)
+        keep = None
+        if queue_arn is not None or schedule is not None or group is not None:
+
+            def keep(letter: Any) -> bool:
+                return (queue_arn is None or letter.queue_arn == queue_arn) and schedule_matches(
+                    letter.schedule_arn, schedule, group
+                )
+
+        filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group}
+        return self._page("dead_letters", "dead_letters", keep, query, filters)
 
     def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         kind = query.get("kind")
-        start, fingerprint = start_of(query, {"list": "activity", "kind": kind})
         keep = None if kind is None else (lambda a: a.kind == kind)
-        items, following = self._records.page("activity", keep, start, limit_of(query))
-        return paged("activity", items, following, fingerprint)
+        return self._page("activity", "activity", keep, query, {"kind": kind})
 
     def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         schedule = query.get("schedule")

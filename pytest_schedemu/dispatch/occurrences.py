@@ -131,16 +131,21 @@ class Occurrence:
 
     def snapshot(self) -> Execution:
         schedule = self.schedule
-        return Execution(
-            schedule_arn=self.plan.arn,
-            scheduled_time=from_epoch(self.nominal),
-            event_id=self.event_id,
-            status=self.status,
-            attempts=tuple(self.attempts),
-            group_name=schedule.group_name,
-            schedule_name=schedule.name,
-            first_attempt_due=from_epoch(self.first_due),
-            exhausted_condition=self.exhausted,
+        scheduled = from_epoch(self.nominal)
+        return Execution.of(
+            {
+                "schedule_arn": self.plan.arn,
+                "scheduled_time": scheduled,
+                "status": self.status,
+                "attempts": tuple(self.attempts),
+                "group_name": schedule.group_name,
+                "schedule_name": schedule.name,
+                "first_attempt_due": (
+                    scheduled if self.first_due == self.nominal else from_epoch(self.first_due)
+                ),
+                "exhausted_condition": self.exhausted,
+            },
+            source=self,
         )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Callable, Generic, Optional, TypeVar
 
+from pytest_schedemu.model import Schedule
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
 from pytest_schedemu.times import EPOCH
 
@@ -22,6 +23,10 @@ T = TypeVar("T")
 
 #: The kinds of record, as ``dropped_records`` names them.
 RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
+#: How many schedules' last definitions are kept, most recently changed first: enough to
+#: draw the lanes of deleted schedules, without keeping every definition a long-running
+#: service ever saw.
+KEPT_DEFINITIONS = 1_000
 
 
 class DroppedRecords(int):
@@ -118,9 +123,13 @@ class Known:
     def __init__(self) -> None:
         #: schedule name -> its (schedule ARN, group) pairs, names in the order first seen.
         self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: schedule ARN -> name, in the order first seen.
+        self.arns: dict[str, str] = {}
         #: Target ARNs and dead-letter queue ARNs, in the order first seen.
         self.targets: dict[str, None] = {}
         self.dead_letter_queues: dict[str, None] = {}
+        #: schedule ARN -> its last definition, the most recently noted last.
+        self.definitions: dict[str, Schedule] = {}
         self.complete = True
 
     def note(
@@ -131,15 +140,31 @@ class Known:
         target_arn: str,
         dead_letter_arn: str | None,
         cap: int | None,
+        definition: Schedule | None = None,
     ) -> None:
         pairs = self.by_name.get(name, ())
         if (schedule_arn, group) not in pairs:
             self.by_name[name] = (*pairs, (schedule_arn, group))
+        self.arns[schedule_arn] = name
+        if definition is not None:
+            self.definitions.pop(schedule_arn, None)
+            self.definitions[schedule_arn] = definition
+            if len(self.definitions) > KEPT_DEFINITIONS:
+                del self.definitions[next(iter(self.definitions))]
         self.targets[target_arn] = None
         if dead_letter_arn is not None:
             self.dead_letter_queues[dead_letter_arn] = None
         cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
-        for table in (self.by_name, self.targets, self.dead_letter_queues):
+        while len(self.arns) > cap:
+            self.complete = False
+            oldest = next(iter(self.arns))
+            oldest_name = self.arns.pop(oldest)
+            kept = tuple(pair for pair in self.by_name[oldest_name] if pair[0] != oldest)
+            if kept:
+                self.by_name[oldest_name] = kept
+            else:
+                del self.by_name[oldest_name]
+        for table in (self.targets, self.dead_letter_queues):
             while len(table) > cap:
                 self.complete = False
                 del table[next(iter(table))]
@@ -168,9 +193,11 @@ class History:
         self._executions_dropped = 0
         self._listeners: list[Callable[[Attempt], None]] = []
         self._known = Known()
+        self._generation = 0
 
     def clear(self) -> None:
         with self._lock:
+            self._generation += 1
             self._attempts = _Log()
             self._dead_letters = _Log()
             self._activity = _Log()
@@ -187,13 +214,26 @@ class History:
     # -- writing ---------------------------------------------------------------------------
 
     def note_schedule(
-        self, schedule_arn: str, group: str, name: str, target_arn: str, dead_letter_arn: str | None
+        self,
+        schedule_arn: str,
+        group: str,
+        name: str,
+        target_arn: str,
+        dead_letter_arn: str | None,
+        definition: Schedule | None = None,
     ) -> None:
         """Remember that a schedule existed, and what it aimed at: strict lookups and
-        assertions refuse names and ARNs that nothing ever had."""
+        assertions refuse names and ARNs that nothing ever had. ``definition`` is kept
+        (boundedly) so that a picture of a deleted schedule still shows what it was."""
         with self._lock:
             self._known.note(
-                schedule_arn, group, name, target_arn, dead_letter_arn, self._max_records()
+                schedule_arn,
+                group,
+                name,
+                target_arn,
+                dead_letter_arn,
+                self._max_records(),
+                definition,
             )
 
     def add_attempt(self, attempt: Attempt) -> None:
@@ -271,6 +311,36 @@ class History:
                 index += 1
             return found, (index + log.dropped if index < len(items) else None)
 
+    def page_backwards(
+        self, kind: str, end: int | None, limit: int, keep: Callable[[Any], bool] | None = None
+    ) -> tuple[list[Any], int | None]:
+        """Up to ``limit`` records of ``kind`` that ``keep`` accepts, newest first, from
+        before the ``end``-th record ever written (None: from the newest), and where the
+        next, older page ends (None when nothing older is kept)."""
+        with self._lock:
+            log: _Log[Any] = getattr(self, "_" + kind)
+            items = log.items
+            index = len(items) if end is None else min(end - log.dropped, len(items))
+            found: list[Any] = []
+            while index > 0 and len(found) < limit:
+                index -= 1
+                if keep is None or keep(items[index]):
+                    found.append(items[index])
+            return found, (index + log.dropped if index > 0 else None)
+
+    def written(self) -> dict[str, int]:
+        """How many records of each kind were ever written since the last clear (dropped
+        ones included), and how many clears there were (``generation``): a reader polling
+        for news compares these."""
+        with self._lock:
+            return {
+                "generation": self._generation,
+                "attempts": len(self._attempts.items) + self._attempts.dropped,
+                "executions": len(self._execution_order) + self._executions_dropped,
+                "dead_letters": len(self._dead_letters.items) + self._dead_letters.dropped,
+                "activity": len(self._activity.items) + self._activity.dropped,
+            }
+
     def attempts(self) -> list[Attempt]:
         with self._lock:
             return list(self._attempts.items)
@@ -295,6 +365,19 @@ class History:
         with self._lock:
             known = self._known
             return dict(known.by_name.get(name, ())), list(known.by_name), known.complete
+
+    def known_schedule_arns(self) -> tuple[dict[str, str], bool]:
+        """(schedule ARN -> name) of every schedule since the last clear, in the order first
+        seen, and whether nothing was forgotten."""
+        with self._lock:
+            known = self._known
+            return dict(known.arns), known.complete
+
+    def last_definitions(self, schedule_arns: Iterable[str]) -> dict[str, Schedule]:
+        """The last known definition of each ARN that still has one kept."""
+        with self._lock:
+            definitions = self._known.definitions
+            return {arn: definitions[arn] for arn in schedule_arns if arn in definitions}
 
     def known_targets(self) -> tuple[list[str], list[str], bool]:
         """(target ARNs, dead-letter queue ARNs) used since the last clear, and whether

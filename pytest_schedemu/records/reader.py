@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Callable, Protocol
 
-from pytest_schedemu.model import Schedule, schedule_arn
+from pytest_schedemu.model import Schedule, ScheduleGroup, schedule_arn
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind
@@ -27,6 +27,8 @@ class ScheduleSource(Protocol):
     def lock(self) -> AbstractContextManager[Any]: ...
 
     def all_schedules(self) -> list[Schedule]: ...
+
+    def all_groups(self) -> list[ScheduleGroup]: ...
 
 
 class PlanSource(Protocol):
@@ -239,15 +241,27 @@ class Records:
         position a previous page returned (0 for the first), and the next page's start."""
         return self._history.page(kind, start, limit, keep)
 
+    def page_backwards(
+        self, kind: str, keep: Callable[[Any], bool] | None, end: int | None, limit: int
+    ) -> tuple[list[Any], int | None]:
+        """A page of ``kind`` records, newest first, from before ``end`` (None: the newest),
+        and where the next, older page ends."""
+        return self._history.page_backwards(kind, end, limit, keep)
+
+    def written(self) -> dict[str, int]:
+        """How many records of each kind were ever written since the last reset."""
+        return self._history.written()
+
     def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated.
 
         ``group`` None finds the schedule in whichever group holds it (see
         ``schedule_arns`` for the errors).
         """
-        return self._snapshots(self.schedule_arns(schedule, group))
+        return self.executions_of(self.schedule_arns(schedule, group))
 
-    def _snapshots(self, arns: Iterable[str]) -> list[Execution]:
+    def executions_of(self, arns: Iterable[str]) -> list[Execution]:
+        """The executions of each schedule ARN, in generation order per ARN."""
         # Occurrences change under the store's lock as attempts settle; holding it makes
         # every snapshot whole.
         with self._schedules.lock:
@@ -274,9 +288,26 @@ class Records:
             arns = [own]
         return self._plans.next_occurrence(arns[0]) if arns else None
 
+    def next_occurrence_of(self, schedule_arn: str) -> datetime | None:
+        """The next nominal time of a stored schedule's ARN; None for any other ARN."""
+        return self._plans.next_occurrence(schedule_arn)
+
     def schedules(self) -> list[Schedule]:
         """Every stored schedule, in every account and region."""
         return self._schedules.all_schedules()
+
+    def groups(self) -> list[ScheduleGroup]:
+        """Every schedule group, in every account and region."""
+        return self._schedules.all_groups()
+
+    def known_schedule_arns(self) -> dict[str, str]:
+        """(ARN -> name) of every schedule since the last reset that is still remembered
+        (``max_records`` bounds them), in the order first seen."""
+        return self._history.known_schedule_arns()[0]
+
+    def last_definitions(self, schedule_arns: Iterable[str]) -> dict[str, Schedule]:
+        """The last definition of each ARN, deleted schedules included, where one is kept."""
+        return self._history.last_definitions(schedule_arns)
 
     @property
     def dropped_records(self) -> DroppedRecords:

@@ -126,6 +126,8 @@ class Lane:
         self.first_dues: list[float] = []
         self.lasts: list[float] = []
         self.fates: dict[int, tuple[str, FateRecord | None]] = {}
+        #: The next nominal times, in epoch seconds (filled for the lanes drawn).
+        self.upcoming: list[float] = []
 
     def mark(self, index: int) -> Mark:
         owner = self.owners[index]

@@ -65,13 +65,18 @@ def _icon(kind: str, x: float, y: float) -> str:
         )
     if kind == "retries":
         return f'<line class="retry-link" x1="{n(x - 9)}" y1="{n(y)}" x2="{n(x + 9)}" y2="{n(y)}"/>'
+    if kind == "upcoming":
+        return f'<line class="upcoming" x1="{n(x)}" y1="{n(y - 7)}" x2="{n(x)}" y2="{n(y + 7)}"/>'
     if kind == "now":
         return f'<line class="now" x1="{n(x)}" y1="{n(y - 7)}" x2="{n(x)}" y2="{n(y + 7)}"/>'
     return f'<g class="change {kind}">{change_shape(kind, x, y)}</g>'
 
 
-def legend(width: float, left: float, top: float, changes: Iterable[str]) -> tuple[str, float]:
-    """The legend's SVG and its height, laid out from (left, top) within ``width``."""
+def legend(
+    width: float, left: float, top: float, changes: Iterable[str], upcoming: bool = False
+) -> tuple[str, float]:
+    """The legend's SVG and its height, laid out from (left, top) within ``width``;
+    ``upcoming`` lists the next occurrences' tick."""
     present = set(changes)
     extra = [kind for kind in CHANGE_WORDS if kind in present and kind not in CORE_CHANGES]
     entries = [
@@ -83,6 +88,7 @@ def legend(width: float, left: float, top: float, changes: Iterable[str]) -> tup
         (CANCELLED, "cancelled"),
         ("bin", "attempts counted in a bin"),
         ("nominal", "nominal time"),
+        *((("upcoming", "next occurrence"),) if upcoming else ()),
         ("flex", "flexible window, first attempt"),
         ("retries", "retries of one occurrence"),
         ("now", "now"),

@@ -23,6 +23,7 @@ from pytest_schedemu.timeline.titles import (
     change_title,
     mark_title,
     occurrence_title,
+    upcoming_title,
 )
 
 # Rows of a lane, in pixels from its top.
@@ -34,6 +35,8 @@ COMB = (45, 48)
 CHANGE_LINE = (15, 47)
 # The least height of a bin's segment: one failure among thousands stays visible.
 MIN_SEGMENT = 2.0
+#: Upcoming ticks drawn with a title each; the rest of a lane's are one untitled comb.
+TITLED_UPCOMING = 24
 
 
 def draw_lane_marks(plan: LanePlan, top: float, scale: TimeScale) -> str:
@@ -50,6 +53,8 @@ def draw_lane_marks(plan: LanePlan, top: float, scale: TimeScale) -> str:
     elif plan.tick_columns:
         d = "".join(f"M{n(x)} {top + COMB[0]}v{COMB[1] - COMB[0]}" for x in plan.tick_columns)
         parts.append(f'<path class="nominal-comb" d="{d}"/>')
+    if lane.upcoming:
+        parts.append(_upcoming(lane.upcoming, top, scale, clock))
     most = max((sum(b.counts.values()) for b in plan.bins), default=0)
     parts.extend(_bin(found, top, most, clock) for found in plan.bins)
     y = top + MARK_ROW
@@ -121,6 +126,26 @@ def _occurrences(plan: LanePlan, top: float, scale: TimeScale, clock: Clock) -> 
                 f'y2="{n(y + 10)}"/></g>'
             )
     return "".join(back) + "".join(front)
+
+
+def _upcoming(upcoming: list[float], top: float, scale: TimeScale, clock: Clock) -> str:
+    n = coordinate
+    y = top + MARK_ROW
+    shown = [seconds for seconds in upcoming if scale.shows(seconds)]
+    titled, rest = shown[:TITLED_UPCOMING], shown[TITLED_UPCOMING:]
+    parts = [
+        f'<g class="next-occurrence"><title>{escape(upcoming_title(seconds, clock))}</title>'
+        f'<rect class="hit" x="{n(scale.x(seconds) - 3)}" y="{n(y - 11)}" width="6" '
+        f'height="22"/><line class="upcoming" x1="{n(scale.x(seconds))}" y1="{n(y - 10)}" '
+        f'x2="{n(scale.x(seconds))}" y2="{n(y + 10)}"/></g>'
+        for seconds in titled
+    ]
+    # One stroke per whole pixel bounds the comb whatever the count.
+    columns = sorted({round(scale.x(seconds)) for seconds in rest})
+    if columns:
+        d = "".join(f"M{x} {n(y - 6)}v12" for x in columns)
+        parts.append(f'<path class="upcoming-comb" d="{d}"/>')
+    return "".join(parts)
 
 
 def _bin(found: Bin, top: float, most: int, clock: Clock) -> str:

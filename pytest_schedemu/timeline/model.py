@@ -8,8 +8,8 @@ package and keeps working when the record classes move.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
 
@@ -140,6 +140,10 @@ class TimelineData:
     ``activity``; an ARN missing from ``schedules`` is a deleted schedule. The time axis
     fits the records and ``now``; ``since`` and ``until``, when given, fix its ends and
     clip what lies outside. Naive datetimes are read as UTC.
+
+    ``upcoming`` maps a schedule ARN to its next nominal times, drawn as dashed ticks where
+    the axis reaches them (they never stretch it). It is read only for the lanes drawn,
+    so it may compute its values on demand.
     """
 
     schedules: Sequence[ScheduleRecord]
@@ -149,6 +153,7 @@ class TimelineData:
     now: datetime
     since: datetime | None = None
     until: datetime | None = None
+    upcoming: Mapping[str, Sequence[datetime]] = field(default_factory=dict)
 
     def filtered(
         self,

@@ -47,6 +47,8 @@ _RULES = [
     " .local-tick{stroke:#94a3b8}",
     " .nominal{stroke:#334155;stroke-width:1.5}",
     " .nominal-comb{stroke:#94a3b8;stroke-width:1}",
+    " .upcoming{stroke:#475569;stroke-width:1.5;stroke-dasharray:3 2}",
+    " .upcoming-comb{stroke:#94a3b8;stroke-width:1;stroke-dasharray:2 2}",
     " .flex-window{fill:#93c5fd;opacity:.45}",
     " .flex-offset{stroke:#2563eb;stroke-width:3;stroke-linecap:round;opacity:.75}",
     " .retry-link{stroke:#64748b;stroke-width:1.2;stroke-dasharray:3 2;fill:none}",

@@ -75,9 +75,12 @@ def draw(data: TimelineData, width: int = 1200) -> Drawing:
     )
     scale = TimeScale(start, end, PLOT_LEFT, width - RIGHT_MARGIN)
     shown, hidden = lanes[:MAX_LANES], lanes[MAX_LANES:]
+    for lane in shown:
+        lane.upcoming = [epoch(moment) for moment in data.upcoming.get(lane.arn, ())]
     plans = plan_lanes(shown, scale)
     changes = {change.css_class for lane in shown for change in lane.changes}
-    legend_svg, legend_height = legend(width - MARGIN, MARGIN, MARGIN, changes)
+    upcoming = any(scale.shows(s) for lane in shown for s in lane.upcoming)
+    legend_svg, legend_height = legend(width - MARGIN, MARGIN, MARGIN, changes, upcoming)
     axis_top = MARGIN + legend_height + 10
     lanes_top = axis_top + AXIS_HEIGHT
     lanes_bottom = lanes_top + LANE_HEIGHT * max(1, len(plans))

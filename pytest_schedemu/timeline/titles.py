@@ -126,6 +126,10 @@ def occurrence_title(occurrence: Occurrence, clock: Clock, window: int | None) -
     return "\n".join(lines)
 
 
+def upcoming_title(seconds: float, clock: Clock) -> str:
+    return f"Next occurrence\n{clock.at(seconds)}"
+
+
 def bin_title(found: Bin, clock: Clock) -> str:
     lines = [clock.at(found.first)]
     if found.last > found.first:

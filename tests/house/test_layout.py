@@ -79,6 +79,7 @@ def test_no_part_imports_itself_through_another() -> None:
         ("store", {"api", "dispatch", "records", "emulator"}),
         ("dispatch", {"api", "emulator", "plugin"}),
         ("assertions", {"emulator", "dispatch", "api"}),
+        ("timeline", {"api", "dispatch", "store", "records", "targets", "emulator", "plugin"}),
     ],
 )
 def test_a_part_never_imports_what_sits_above_it(part: str, forbidden: set[str]) -> None:

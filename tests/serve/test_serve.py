@@ -171,6 +171,7 @@ def test_real_clock_refuses_travel_and_delivers_by_itself() -> None:
     assert code == 0
     assert f"Scheduler API on {served.url}" in out
     assert f"control API on {served.url}/_schedemu/" in out
+    assert f"dashboard on {served.url}/_schedemu/ui" in out
     assert "attempt schedule=arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1" in err
     assert "outcome=ok" in err
 

@@ -1,0 +1,150 @@
+"""The dashboard: ``GET /_schedemu/ui``, one page served from the package (HTML, CSS and
+vanilla JavaScript, nothing from the network), and what it reads besides the record
+lists: a summary to poll for news, and the timeline drawn as SVG.
+
+``GET summary`` answers the clock, the counts of schedules and groups, the accounts and
+regions in use, and how many records of each kind were ever written and how many resets
+there were (a poller compares them). ``GET timeline?schedule=&group=&schedules=&
+target_arn=&since=&until=&width=`` answers the picture of ``emu.timeline()`` as
+``image/svg+xml`` (``schedules`` lists ARNs, comma-separated: a page of the list).
+
+A page in a browser cannot sign its requests, so with ``verify_signatures`` on the page
+is not served: ``ui`` answers 403 with a page that says so, while the JSON routes keep
+answering signed requests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Callable
+
+from pytest_schedemu._version import __version__
+from pytest_schedemu.clock import Clock
+from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.records import Records
+from pytest_schedemu.records.timeline_source import timeline_data
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.timeline import render_timeline_svg
+
+Handler = Callable[[dict[str, Any], dict[str, str]], Any]
+
+#: The page's files by route, with their content types.
+PAGE_FILES = {
+    "ui": ("index.html", "text/html; charset=utf-8"),
+    "ui/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "ui/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+SVG = "image/svg+xml; charset=utf-8"
+MIN_WIDTH, MAX_WIDTH = 640, 4000
+#: The most schedules one picture is asked for by ARN (a page of the dashboard's list).
+MAX_ARNS = 200
+
+_DISABLED = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>schedemu dashboard disabled</title>
+<style>body{font:15px system-ui,sans-serif;margin:48px auto;max-width:640px;color:#1f2937}
+code{background:#f1f5f9;padding:1px 4px;border-radius:3px}</style></head><body>
+<h1>The schedemu dashboard is disabled</h1>
+<p>This emulator verifies SigV4 signatures on every control API request
+(<code>verify_signatures</code>), and a page in a browser cannot sign its requests.</p>
+<p>Start the emulator without <code>verify_signatures</code> to use the dashboard. The control
+API's JSON routes under <code>/_schedemu/</code> still answer signed requests.</p>
+</body></html>
+"""
+
+
+@dataclass(frozen=True)
+class Document:
+    """A route's answer that is not JSON: the bytes and their content type."""
+
+    body: bytes
+    content_type: str
+
+
+def is_page(route: str) -> bool:
+    """Whether a control route (the path after ``/_schedemu/``) is one of the page's files."""
+    return route in PAGE_FILES
+
+
+def disabled_page() -> tuple[int, bytes, str]:
+    """The answer of the page's routes while signatures are verified."""
+    return 403, _DISABLED.encode(), "text/html; charset=utf-8"
+
+
+@cache
+def _page_file(name: str) -> bytes:
+    return resources.files("pytest_schedemu.api").joinpath("ui").joinpath(name).read_bytes()
+
+
+class DashboardRoutes:
+    def __init__(self, records: Records, clock: Clock, settings: Settings) -> None:
+        self._records = records
+        self._clock = clock
+        self._settings = settings
+
+    def routes(self) -> dict[tuple[str, str], Handler]:
+        found: dict[tuple[str, str], Handler] = {
+            ("GET", "summary"): self.summary,
+            ("GET", "timeline"): self.timeline,
+        }
+        for route, (name, content_type) in PAGE_FILES.items():
+            found[("GET", route)] = self._serve(name, content_type)
+        return found
+
+    @staticmethod
+    def _serve(name: str, content_type: str) -> Handler:
+        def serve(body: dict[str, Any], query: dict[str, str]) -> Document:
+            return Document(_page_file(name), content_type)
+
+        return serve
+
+    def summary(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        groups = self._records.groups()
+        return {
+            "now": self._clock.now(),
+            "clock": "real" if self._clock.real_time else "virtual",
+            "version": __version__,
+            "account_id": self._settings.account_id,
+            "region": self._settings.region,
+            "schedule_count": len(self._records.schedules()),
+            "group_count": len(groups),
+            "accounts": sorted({g.account_id for g in groups}),
+            "regions": sorted({g.region for g in groups}),
+            "written": self._records.written(),
+            "dropped_records": int(self._records.dropped_records),
+        }
+
+    def timeline(self, body: dict[str, Any], query: dict[str, str]) -> Document:
+        arns = None
+        listed = query.get("schedules")
+        if listed is not None:
+            arns = [arn for arn in listed.split(",") if arn]
+            if len(arns) > MAX_ARNS:
+                raise ValidationException(
+                    f"Too many schedules ({len(arns)}): ask for at most {MAX_ARNS} by ARN, "
+                    "or narrow by group"
+                )
+        data = timeline_data(
+            self._records,
+            self._clock.now(),
+            schedule=query.get("schedule") or None,
+            group=query.get("group") or None,
+            target_arn=query.get("target_arn") or None,
+            since=query.get("since") or None,
+            until=query.get("until") or None,
+            schedule_arns=arns,
+        )
+        svg = render_timeline_svg(data, width=_width(query.get("width")))
+        return Document(svg.encode(), SVG)
+
+
+def _width(text: str | None) -> int:
+    if text is None:
+        return 1200
+    if not (text.isascii() and text.isdigit()) or not MIN_WIDTH <= int(text) <= MAX_WIDTH:
+        raise ValidationException(
+            f"Invalid width {text!r}: expected a whole number of pixels from {MIN_WIDTH} to "
+            f"{MAX_WIDTH}"
+        )
+    return int(text)

@@ -1,0 +1,155 @@
+"""What a timeline shows, gathered from the read side: ``emu.timeline()``, the pytest
+report's timeline and the dashboard's all draw from here.
+
+Deleted schedules keep their lanes with their last known definition (expression, zone),
+and lanes that reach past the clock's instant show the schedule's next occurrences.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from itertools import islice
+
+from pytest_schedemu.expressions import parse_expression, timeline
+from pytest_schedemu.model import DEFAULT_GROUP, Schedule
+from pytest_schedemu.records.reader import Records, closest_first, listing, schedule_matches
+from pytest_schedemu.timeline import TimelineData
+from pytest_schedemu.times import Instant, to_utc
+
+#: The most next occurrences drawn per lane: beyond that they are a comb of pixels anyway.
+MAX_UPCOMING = 2000
+
+
+def timeline_data(
+    records: Records,
+    now: datetime,
+    *,
+    schedule: str | None = None,
+    group: str | None = None,
+    target_arn: str | None = None,
+    since: Instant | None = None,
+    until: Instant | None = None,
+    schedule_arns: Sequence[str] | None = None,
+) -> TimelineData:
+    """Everything a timeline of these filters shows, up to ``now``.
+
+    ``schedule`` is a name or an ARN and ``group`` a group name: either one that no
+    schedule ever had raises LookupError naming the known ones. ``schedule_arns``, when
+    given, keeps only those schedules. ``since`` and ``until`` are aware datetimes or ISO
+    8601 strings.
+    """
+    records.check_filter(schedule, group)
+    start = None if since is None else to_utc(since, what="since")
+    end = None if until is None else to_utc(until, what="until")
+    if start is not None and end is not None and start >= end:
+        raise ValueError(
+            f"since must come before until, got since={start.isoformat()} and "
+            f"until={end.isoformat()}"
+        )
+    current = {s.arn: s for s in records.schedules()}
+    known = records.known_schedule_arns()
+    if group is not None:
+        _check_group(group, [*current.values()], known, records)
+    candidates = dict.fromkeys([*current, *known])
+    if schedule_arns is not None:
+        wanted = set(schedule_arns)
+        candidates = {arn: None for arn in candidates if arn in wanted}
+    arns = [arn for arn in candidates if schedule_matches(arn, schedule, group)]
+    kept = set(arns)
+    gone = [arn for arn in arns if arn not in current]
+    schedules: list[Schedule] = [current[arn] for arn in arns if arn in current]
+    schedules += records.last_definitions(gone).values()
+    data = TimelineData(
+        schedules=schedules,
+        executions=records.executions_of(arns),
+        # A group's removal names the group: it is drawn on the lanes of its schedules.
+        activity=[
+            a
+            for a in records.activity()
+            if a.schedule_arn in kept or ":schedule-group/" in a.schedule_arn
+        ],
+        dead_letters=[d for d in records.dead_letters() if d.schedule_arn in kept],
+        now=now,
+        upcoming=_Upcoming(records, current, now, end),
+    )
+    if target_arn is None and start is None and end is None:
+        # The lanes are already those asked for; narrowing again would only cost time.
+        return data
+    return data.filtered(
+        schedule=schedule, group=group, target_arn=target_arn, since=start, until=end
+    )
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a picture is gathered and drawn.
+
+    A picture of 100,000 attempts allocates some hundred thousand short-lived objects
+    beside the millions the emulator keeps; every collection they trigger walks all of
+    them, which costs more than the drawing itself. Nothing here makes cycles, so nothing
+    is left for the collector once it runs again.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check_group(
+    group: str, schedules: list[Schedule], known: Mapping[str, str], records: Records
+) -> None:
+    groups = {DEFAULT_GROUP} | {g.name for g in records.groups()}
+    groups.update(s.group_name for s in schedules)
+    groups.update(arn.partition(":schedule/")[2].partition("/")[0] for arn in known)
+    if group not in groups:
+        raise LookupError(
+            f"No schedule group {group!r} ever existed in this emulator; known groups, "
+            f"closest first: {listing(closest_first(group, groups))}"
+        )
+
+
+class _Upcoming(Mapping[str, Sequence[datetime]]):
+    """The next nominal times of each stored, enabled schedule, from its next occurrence
+    up to ``until`` (none without one), worked out only for the lanes that are drawn."""
+
+    def __init__(
+        self,
+        records: Records,
+        schedules: dict[str, Schedule],
+        now: datetime,
+        until: datetime | None,
+    ) -> None:
+        self._records = records
+        self._schedules = schedules
+        self._now = now
+        self._until = until
+
+    def __getitem__(self, arn: str) -> Sequence[datetime]:
+        schedule = self._schedules.get(arn)
+        until = self._until
+        if schedule is None or until is None or until <= self._now or not schedule.enabled:
+            return []
+        first = self._records.next_occurrence_of(arn)
+        if first is None or first > until:
+            return []
+        line = timeline(
+            parse_expression(schedule.schedule_expression),
+            timezone=schedule.timezone,
+            start_date=schedule.start_date,
+            end_date=schedule.end_date,
+            created_at=schedule.creation_date,
+        )
+        later = islice(line.between(first, until), MAX_UPCOMING)
+        return [first, *(moment for moment in later if moment > first)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._schedules)
+
+    def __len__(self) -> int:
+        return len(self._schedules)

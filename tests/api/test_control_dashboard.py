@@ -1,0 +1,314 @@
+"""The control API routes the dashboard reads: its page, the summary, schedules and groups
+in pages, the timeline as SVG, records newest first; and the page's security."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+
+from pytest_schedemu import Emulator
+
+START = "2026-03-07T12:00:00Z"
+ROLE = "arn:aws:iam::123456789012:role/scheduler"
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
+FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
+DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
+
+
+class Answer:
+    def __init__(self, status: int, content_type: str, body: bytes) -> None:
+        self.status = status
+        self.content_type = content_type
+        self.body = body
+
+    @property
+    def text(self) -> str:
+        return self.body.decode()
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def get(emu: Emulator, route: str, method: str = "GET") -> Answer:
+    request = urllib.request.Request(f"{emu.endpoint_url}/_schedemu/{route}", method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return Answer(response.status, response.headers["Content-Type"], response.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, error.headers["Content-Type"], error.read())
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Emulator]:
+    with Emulator(start=START) as emu:
+        yield emu
+
+
+@pytest.fixture
+def emu(served: Emulator) -> Emulator:
+    served.reset(start=START)
+    return served
+
+
+def client(emu: Emulator, region: str = "us-east-1", account: str = "testing") -> Any:
+    return boto3.client(
+        "scheduler",
+        endpoint_url=emu.endpoint_url,
+        region_name=region,
+        aws_access_key_id=account,
+        aws_secret_access_key="testing",
+    )
+
+
+def create(scheduler: Any, name: str, expression: str = "rate(1 hour)", **extra: Any) -> None:
+    target = extra.pop("target", {"Arn": QUEUE, "RoleArn": ROLE})
+    scheduler.create_schedule(
+        Name=name,
+        ScheduleExpression=expression,
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target=target,
+        **extra,
+    )
+
+
+@pytest.fixture
+def several(emu: Emulator) -> Emulator:
+    """Five schedules: two groups, a disabled one, a zoned cron, another region and account."""
+    scheduler = client(emu)
+    scheduler.create_schedule_group(Name="billing")
+    create(scheduler, "alpha")
+    create(scheduler, "beta", State="DISABLED")
+    create(
+        scheduler,
+        "morning",
+        "cron(0 9 * * ? *)",
+        ScheduleExpressionTimezone="America/New_York",
+        GroupName="billing",
+    )
+    create(
+        client(emu, region="eu-west-1"),
+        "gamma",
+        target={"Arn": "arn:aws:sqs:eu-west-1:123456789012:queue", "RoleArn": ROLE},
+    )
+    create(
+        client(emu, account="111122223333"),
+        "delta",
+        target={
+            "Arn": "arn:aws:sqs:us-east-1:111122223333:queue",
+            "RoleArn": "arn:aws:iam::111122223333:role/scheduler",
+        },
+    )
+    return emu
+
+
+# -- the page ---------------------------------------------------------------------------
+
+
+def test_the_page_and_its_files_are_served_from_the_package(emu: Emulator) -> None:
+    page = get(emu, "ui")
+    assert (page.status, page.content_type) == (200, "text/html; charset=utf-8")
+    assert '<script src="/_schedemu/ui/app.js"' in page.text
+    assert get(emu, "ui/").status == 200
+    script, style = get(emu, "ui/app.js"), get(emu, "ui/style.css")
+    assert script.content_type.startswith("text/javascript") and "fetch(" in script.text
+    assert style.content_type.startswith("text/css") and ".topbar" in style.text
+
+
+def test_the_page_loads_nothing_from_the_network(emu: Emulator) -> None:
+    for route in ("ui", "ui/app.js", "ui/style.css"):
+        text = get(emu, route).text
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_the_page_answers_get_only(emu: Emulator) -> None:
+    answer = get(emu, "ui", method="POST")
+    assert answer.status == 404
+    assert answer.json["__type"] == "UnknownOperationException"
+
+
+def test_with_signatures_verified_the_page_is_disabled_and_says_why() -> None:
+    with Emulator(start=START, verify_signatures=True, credentials={"AKID": "secret"}) as emu:
+        page = get(emu, "ui")
+        assert (page.status, page.content_type) == (403, "text/html; charset=utf-8")
+        assert "dashboard is disabled" in page.text and "verify_signatures" in page.text
+        assert get(emu, "ui/app.js").status == 403
+        unsigned = get(emu, "schedules")
+        assert unsigned.status == 403
+        assert unsigned.content_type == "application/json"
+
+
+# -- the summary ------------------------------------------------------------------------
+
+
+def test_the_summary_counts_what_changed(several: Emulator) -> None:
+    before = get(several, "summary").json
+    assert before["now"] == "2026-03-07T12:00:00Z"
+    assert (before["clock"], before["schedule_count"], before["group_count"]) == ("virtual", 5, 4)
+    assert before["accounts"] == ["111122223333", "123456789012"]
+    assert before["regions"] == ["eu-west-1", "us-east-1"]
+    several.clock.advance(hours=1)
+    after = get(several, "summary").json
+    assert after["written"]["attempts"] > before["written"]["attempts"]
+    several.reset()
+    assert get(several, "summary").json["written"]["generation"] == (
+        after["written"]["generation"] + 1
+    )
+
+
+# -- schedules and groups ---------------------------------------------------------------
+
+
+def test_schedules_come_in_pages_by_account_region_group_and_name(several: Emulator) -> None:
+    first = get(several, "schedules?limit=2").json
+    assert first["total"] == 5
+    names = [s["name"] for s in first["schedules"]]
+    token = first["next_token"]
+    while token is not None:
+        page = get(several, f"schedules?limit=2&next_token={token}").json
+        names += [s["name"] for s in page["schedules"]]
+        token = page["next_token"]
+    assert names == ["delta", "gamma", "morning", "alpha", "beta"]
+
+
+def test_each_schedule_has_its_next_occurrence_in_utc_and_on_its_clock(
+    several: Emulator,
+) -> None:
+    [morning] = get(several, "schedules?group=billing").json["schedules"]
+    assert morning["next_occurrence"] == "2026-03-07T14:00:00Z"
+    assert morning["next_occurrence_local"] == "2026-03-07 09:00:00 EST"
+    assert morning["timezone"] == "America/New_York"
+    assert morning["arn"].endswith(":schedule/billing/morning")
+    [beta] = get(several, "schedules?state=DISABLED").json["schedules"]
+    assert beta["name"] == "beta" and beta["next_occurrence"] is None
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ("account_id=111122223333", ["delta"]),
+        ("region=eu-west-1", ["gamma"]),
+        ("group=default&region=us-east-1&account_id=123456789012", ["alpha", "beta"]),
+        ("state=ENABLED", ["delta", "gamma", "morning", "alpha"]),
+        ("prefix=mo", ["morning"]),
+    ],
+)
+def test_schedules_filter_by_account_region_group_state_and_prefix(
+    several: Emulator, filters: str, expected: list[str]
+) -> None:
+    answer = get(several, "schedules?" + filters).json
+    assert [s["name"] for s in answer["schedules"]] == expected
+    assert answer["total"] == len(expected)
+
+
+def test_a_token_made_for_other_filters_is_refused(several: Emulator) -> None:
+    token = get(several, "schedules?limit=1").json["next_token"]
+    answer = get(several, f"schedules?limit=1&state=ENABLED&next_token={token}")
+    assert answer.status == 400
+    assert answer.json["Message"] == "The NextToken provided is invalid."
+
+
+def test_an_unknown_state_is_a_clear_error(several: Emulator) -> None:
+    answer = get(several, "schedules?state=PAUSED")
+    assert answer.status == 400
+    assert "expected ENABLED or DISABLED" in answer.json["Message"]
+
+
+def test_groups_are_listed_with_their_schedule_counts(several: Emulator) -> None:
+    answer = get(several, "groups?account_id=123456789012&region=us-east-1").json
+    assert [(g["name"], g["schedule_count"], g["state"]) for g in answer["groups"]] == [
+        ("billing", 1, "ACTIVE"),
+        ("default", 2, "ACTIVE"),
+    ]
+    everywhere = get(several, "groups?limit=3").json
+    assert everywhere["total"] == 4 and everywhere["next_token"] is not None
+
+
+# -- the timeline -----------------------------------------------------------------------
+
+
+def test_the_timeline_is_an_svg_of_the_chosen_schedule(several: Emulator) -> None:
+    several.clock.advance(hours=3)
+    answer = get(several, "timeline?schedule=alpha&group=default")
+    assert (answer.status, answer.content_type) == (200, "image/svg+xml; charset=utf-8")
+    assert answer.text.startswith("<svg")
+    assert answer.text.count("<title>Attempt 1 · delivered") == 4
+    assert 'data-arn="arn:aws:scheduler:us-east-1:123456789012:schedule/default/beta"' not in (
+        answer.text
+    )
+
+
+def test_the_timeline_of_listed_arns_draws_their_lanes_and_next_occurrences(
+    several: Emulator,
+) -> None:
+    schedules = get(several, "schedules?group=billing").json["schedules"]
+    arns = ",".join(s["arn"] for s in schedules)
+    answer = get(
+        several,
+        f"timeline?schedules={arns}&since=2026-03-07T00:00:00Z&until=2026-03-09T00:00:00Z",
+    )
+    assert answer.text.count("data-arn=") == 1
+    assert answer.text.count('class="next-occurrence"') == 2  # 14:00Z on the 7th and the 8th
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "words"),
+    [
+        ("schedule=nothing", 404, "No schedule 'nothing' ever existed"),
+        ("group=nowhere", 404, "No schedule group 'nowhere' ever existed"),
+        ("since=2026-03-08T00:00:00Z&until=2026-03-07T00:00:00Z", 400, "must come before"),
+        ("since=yesterday", 400, "Unsupported since 'yesterday'"),
+        ("width=10", 400, "Invalid width '10'"),
+    ],
+)
+def test_a_bad_timeline_request_says_what_is_wrong(
+    several: Emulator, query: str, status: int, words: str
+) -> None:
+    answer = get(several, "timeline?" + query)
+    assert answer.status == status
+    assert words in answer.json["Message"]
+
+
+# -- records newest first ---------------------------------------------------------------
+
+
+def test_attempts_come_newest_first_with_order_newest(several: Emulator) -> None:
+    several.clock.advance(hours=2)
+    oldest = [a["attempted_at"] for a in get(several, "attempts?schedule=alpha").json["attempts"]]
+    first = get(several, "attempts?schedule=alpha&order=newest&limit=2").json
+    second = get(
+        several, f"attempts?schedule=alpha&order=newest&limit=2&next_token={first['next_token']}"
+    ).json
+    newest = [a["attempted_at"] for a in first["attempts"] + second["attempts"]]
+    assert newest == oldest[::-1]
+    assert second["next_token"] is None
+
+
+def test_an_unknown_order_is_a_clear_error(several: Emulator) -> None:
+    answer = get(several, "attempts?order=random")
+    assert answer.status == 400
+    assert "expected oldest or newest" in answer.json["Message"]
+
+
+def test_dead_letters_filter_by_schedule(emu: Emulator) -> None:
+    scheduler = client(emu)
+    target = {
+        "Arn": FUNCTION,
+        "RoleArn": ROLE,
+        "RetryPolicy": {"MaximumRetryAttempts": 0},
+        "DeadLetterConfig": {"Arn": DLQ},
+    }
+    create(scheduler, "charge", target=target)
+    create(scheduler, "other")
+    emu.target(FUNCTION).fail(error_code="ThrottlingException")
+    emu.clock.advance(hours=1)
+    letters = get(emu, "dead-letters?schedule=charge&order=newest").json["dead_letters"]
+    assert [d["attributes"]["ERROR_CODE"] for d in letters] == ["ThrottlingException"] * 2
+    assert get(emu, "dead-letters?schedule=other").json["dead_letters"] == []
+    assert get(emu, "dead-letters?schedule=typo").status == 404
