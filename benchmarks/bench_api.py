@@ -32,6 +32,7 @@ from botocore.config import Config
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.server import ServerThread
+from pytest_schedemu.transport import RawBody
 
 OPERATIONS = ("create", "get", "delete")
 ROLE = "arn:aws:iam::123456789012:role/r"
@@ -88,19 +89,7 @@ def canned_answer(request: Any, **_: Any) -> Any:
     captured: list[Any] = []
     environ = {"REQUEST_METHOD": request.method, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"}
     body = b"".join(canned_app(environ, lambda status, headers: captured.extend(headers)))
-    return AWSResponse(request.url, 200, dict(captured), _Raw(body))
-
-
-class _Raw:
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-
-    def stream(self, amt: int | None = None, decode_content: bool = True) -> Iterable[bytes]:
-        yield self._data
-
-    def read(self, amt: int | None = None) -> bytes:
-        data, self._data = self._data, b""
-        return data
+    return AWSResponse(request.url, 200, dict(captured), RawBody(body))
 
 
 def botocore_floor_client(emulator: Emulator) -> Any:

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from pytest_schedemu.server import WSGIApp
 
 
-class _RawBody:
+class RawBody:
     """The part of a urllib3 response that botocore reads."""
 
     def __init__(self, data: bytes) -> None:
@@ -118,7 +118,7 @@ def answer_in_process(app: WSGIApp, request: Any) -> Any:
     status, headers, payload = call_wsgi(
         app, request.method, request.url, request.headers.items(), data
     )
-    response = AWSResponse(request.url, status, dict(headers), _RawBody(payload))
+    response = AWSResponse(request.url, status, dict(headers), RawBody(payload))
     # What AWSResponse.content would read from the raw body, in the form both SDKs take.
     response._content = _Content(payload)
     request.url = urlunsplit(urlsplit(request.url)._replace(netloc=ANSWERED_HOST))

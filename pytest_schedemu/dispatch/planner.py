@@ -92,15 +92,7 @@ class Planner:
             ),
         )
         self._plan_first(plan, created=previous is None)
-        target = schedule.target
-        self.history.note_schedule(
-            plan.arn,
-            schedule.group_name,
-            schedule.name,
-            target.arn,
-            target.dead_letter_arn,
-            schedule,
-        )
+        self.history.note_schedule(schedule, plan.arn)
         kind = "created" if previous is None else "updated"
         self.history.add_activity(Activity(kind, self._now(), plan.arn, None, schedule.state))
         self._notify()

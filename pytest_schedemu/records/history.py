@@ -132,28 +132,19 @@ class Known:
         self.definitions: dict[str, Schedule] = {}
         self.complete = True
 
-    def note(
-        self,
-        schedule_arn: str,
-        group: str,
-        name: str,
-        target_arn: str,
-        dead_letter_arn: str | None,
-        cap: int | None,
-        definition: Schedule | None = None,
-    ) -> None:
+    def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
+        name, group = schedule.name, schedule.group_name
         pairs = self.by_name.get(name, ())
-        if (schedule_arn, group) not in pairs:
-            self.by_name[name] = (*pairs, (schedule_arn, group))
-        self.arns[schedule_arn] = name
-        if definition is not None:
-            self.definitions.pop(schedule_arn, None)
-            self.definitions[schedule_arn] = definition
-            if len(self.definitions) > KEPT_DEFINITIONS:
-                del self.definitions[next(iter(self.definitions))]
-        self.targets[target_arn] = None
-        if dead_letter_arn is not None:
-            self.dead_letter_queues[dead_letter_arn] = None
+        if (arn, group) not in pairs:
+            self.by_name[name] = (*pairs, (arn, group))
+        self.arns[arn] = name
+        self.definitions.pop(arn, None)
+        self.definitions[arn] = schedule
+        if len(self.definitions) > KEPT_DEFINITIONS:
+            del self.definitions[next(iter(self.definitions))]
+        self.targets[schedule.target.arn] = None
+        if schedule.target.dead_letter_arn is not None:
+            self.dead_letter_queues[schedule.target.dead_letter_arn] = None
         cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
         while len(self.arns) > cap:
             self.complete = False
@@ -213,28 +204,13 @@ class History:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def note_schedule(
-        self,
-        schedule_arn: str,
-        group: str,
-        name: str,
-        target_arn: str,
-        dead_letter_arn: str | None,
-        definition: Schedule | None = None,
-    ) -> None:
-        """Remember that a schedule existed, and what it aimed at: strict lookups and
-        assertions refuse names and ARNs that nothing ever had. ``definition`` is kept
-        (boundedly) so that a picture of a deleted schedule still shows what it was."""
+    def note_schedule(self, schedule: Schedule, arn: str) -> None:
+        """Remember that a schedule (whose ARN is ``arn``) existed, and what it aimed at:
+        strict lookups and assertions refuse names and ARNs that nothing ever had. Its
+        definition is kept, boundedly, so a picture of it still shows what it was once it
+        is deleted."""
         with self._lock:
-            self._known.note(
-                schedule_arn,
-                group,
-                name,
-                target_arn,
-                dead_letter_arn,
-                self._max_records(),
-                definition,
-            )
+            self._known.note(schedule, arn, self._max_records())
 
     def add_attempt(self, attempt: Attempt) -> None:
         self.add_attempts((attempt,))

@@ -3,6 +3,7 @@ that a target cannot hold up."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import boto3
 import pytest
@@ -97,14 +99,16 @@ def test_a_bad_environment_value_is_a_clear_error() -> None:
     assert "SCHEDEMU_MAX_RECORDS" in result.stderr and "lots" in result.stderr
 
 
-def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
-    with socket.socket() as silent:  # accepts connections, never answers
+@contextlib.contextmanager
+def hanging_delivery(shutdown_timeout: str) -> Iterator[Served]:
+    """A service whose one delivery waits on a target that accepts and never answers."""
+    with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)
         endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
         served = Served(
             "--tick-interval", "0.05", "--delivery", "boto3",
-            "--delivery-endpoint-url", endpoint, "--shutdown-timeout", "30",
+            "--delivery-endpoint-url", endpoint, "--shutdown-timeout", shutdown_timeout,
         )  # fmt: skip
         client = served.client()
         client.create_schedule(
@@ -115,6 +119,11 @@ def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
         )
         client.close()
         time.sleep(0.5)  # the delivery is waiting for an answer that never comes
+        yield served
+
+
+def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
+    with hanging_delivery("30") as served:
         served.process.send_signal(signal.SIGTERM)
         time.sleep(0.3)
         assert served.process.poll() is None  # waiting for the delivery, as it should
@@ -126,23 +135,7 @@ def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
 
 
 def test_the_first_signal_waits_at_most_the_shutdown_timeout() -> None:
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        served = Served(
-            "--tick-interval", "0.05", "--delivery", "boto3",
-            "--delivery-endpoint-url", endpoint, "--shutdown-timeout", "0.5",
-        )  # fmt: skip
-        client = served.client()
-        client.create_schedule(
-            Name="now",
-            ScheduleExpression="at(2020-01-01T00:00:00)",
-            FlexibleTimeWindow={"Mode": "OFF"},
-            Target={"Arn": QUEUE, "RoleArn": ROLE},
-        )
-        client.close()
-        time.sleep(0.5)
+    with hanging_delivery("0.5") as served:
         started = time.monotonic()
         code, out, err = served.stop()
         assert time.monotonic() - started < 5
