@@ -72,8 +72,10 @@ def play_in_bulk(
         if not plan.timeline.recurring:
             continue
         flexible = plan.schedule.flexible_time_window.maximum_window_in_minutes
+        activation = plan.activation
         for nominal in plan.timeline.between_epochs(first + 1, limit + 1):
-            due = max(nominal, plan.activation)  # as the planner queues it
+            # Due as the planner queues it: at once for one in a past StartDate's window.
+            due = nominal if nominal >= activation else activation
             attempt_due = due + planner.offset(plan, nominal) if flexible else due
             planned.append((attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due)))
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
