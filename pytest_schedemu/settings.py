@@ -310,6 +310,9 @@ class Settings:
     log_requests: bool = _setting(
         False, "log every HTTP request", scope=SERVER, parse=parse_bool, check=_boolean
     )
+    state: str | None = _setting(
+        None, "SQLite file keeping the state across restarts", scope=SERVER, check=_optional_text
+    )
     verify_signatures: bool = _setting(
         False,
         "check SigV4 signatures against the credentials",

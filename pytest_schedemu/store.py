@@ -24,7 +24,7 @@ import bisect
 import dataclasses
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -39,12 +39,13 @@ from pytest_schedemu.errors import (
     too_many_tags,
 )
 from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.partition import RegionState, ScheduleKey, merge_tags
 from pytest_schedemu.settings import Settings
 
 MAX_TAGS_PER_GROUP = 200
 
-ScheduleKey = tuple[str, str]  # (group, name)
 RegionKey = tuple[str, str]  # (account, region)
+TokenKey = tuple[str, str, str, str]  # (account, region, operation, token)
 
 
 class StoreObserver(Protocol):
@@ -57,6 +58,17 @@ class StoreObserver(Protocol):
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
 
 
+class StoreJournal(Protocol):
+    """What makes the state durable (``persistence``): told which keys changed, under the
+    store lock, and asked to commit at the end of each unit of work."""
+
+    def touched(self, account_id: str, region: str, group: str, name: str | None) -> None: ...
+
+    def token_stored(self, key: TokenKey) -> None: ...
+
+    def commit(self, *, batch: bool = False) -> None: ...
+
+
 @dataclass(frozen=True)
 class StoredResponse:
     fingerprint: str
@@ -64,27 +76,53 @@ class StoredResponse:
     body: bytes
 
 
-@dataclass
-class RegionState:
-    account_id: str
-    region: str
-    groups: dict[str, ScheduleGroup] = field(default_factory=dict)
-    group_names: list[str] = field(default_factory=list)  # sorted, for keyset paging
-    schedules: dict[ScheduleKey, Schedule] = field(default_factory=dict)
-    schedule_keys: list[ScheduleKey] = field(default_factory=list)  # sorted, for keyset paging
-
-
 class Store:
     def __init__(self, now: datetime, settings: Settings | None = None) -> None:
         self.lock = threading.RLock()
         self.settings = settings if settings is not None else Settings()
         self.observer: StoreObserver | None = None
+        #: None keeps the state in memory only: then no change costs more than this check.
+        self.journal: StoreJournal | None = None
         self._regions: dict[RegionKey, RegionState] = {}
-        self._tokens: dict[tuple[str, str, str, str], StoredResponse] = {}
+        self._tokens: dict[TokenKey, StoredResponse] = {}
         self._created_at = now
         self._incarnations = 0
 
     # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def counters(self) -> tuple[datetime, int]:
+        """When the state was created (the default groups' date), and incarnations made."""
+        return self._created_at, self._incarnations
+
+    def load(
+        self,
+        created_at: datetime,
+        incarnations: int,
+        groups: Iterable[ScheduleGroup],
+        schedules: Iterable[Schedule],
+        tokens: Iterable[tuple[TokenKey, StoredResponse]],
+    ) -> None:
+        """Put back a saved state, telling nobody: the caller rebuilds the plans."""
+        with self.lock:
+            self.reset(created_at)
+            self._incarnations = incarnations
+            for group in groups:
+                self.region(group.account_id, group.region).put_group(group)
+            for schedule in schedules:
+                self.region(schedule.account_id, schedule.region).put_schedule(schedule)
+            self._tokens.update(tokens)
+
+    def commit(self, *, batch: bool = False) -> None:
+        """End a unit of work: what changed becomes durable (with a journal). ``batch`` lets
+        the journal wait until it has gathered enough to be worth a write."""
+        if self.journal is not None:
+            with self.lock:
+                self.journal.commit(batch=batch)
+
+    def _touched(self, account_id: str, region: str, group: str, name: str | None = None) -> None:
+        if self.journal is not None:
+            self.journal.touched(account_id, region, group, name)
 
     def reset(self, now: datetime) -> None:
         with self.lock:
@@ -147,7 +185,10 @@ class Store:
         self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
     ) -> None:
         with self.lock:
-            self._tokens[(account_id, region, operation, token)] = response
+            key = (account_id, region, operation, token)
+            self._tokens[key] = response
+            if self.journal is not None:
+                self.journal.token_stored(key)
 
     # -- groups ----------------------------------------------------------------------------
 
@@ -185,12 +226,12 @@ class Store:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedule groups ({quota}) exceeded."
                 )
-            merged = _merge_tags((), tags)
+            merged = merge_tags((), tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
-            state.groups[name] = group
-            bisect.insort(state.group_names, name)
+            state.put_group(group)
+            self._touched(account_id, region, name)
             return group
 
     def delete_group(self, account_id: str, region: str, name: str, now: datetime) -> None:
@@ -208,6 +249,7 @@ class Store:
                 return
             deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
             state.groups[name] = deleting
+            self._touched(account_id, region, name)
             due = now + timedelta(seconds=self.settings.group_deletion_delay)
             self.observer.group_removal_scheduled(deleting, due)
 
@@ -225,40 +267,30 @@ class Store:
             end += 1
         for key in state.schedule_keys[start:end]:
             removed = state.schedules.pop(key)
+            self._touched(state.account_id, state.region, name, key[1])
             if self.observer is not None:
                 self.observer.schedule_removed(removed, "group_deleted")
         del state.schedule_keys[start:end]
         del state.groups[name]
         state.group_names.remove(name)
+        self._touched(state.account_id, state.region, name)
 
     def list_groups(
         self, account_id: str, region: str, prefix: str | None, after: str | None, limit: int
     ) -> tuple[list[ScheduleGroup], bool]:
         with self.lock:
-            state = self.region(account_id, region)
-            names = state.group_names
-            start = 0 if after is None else bisect.bisect_right(names, after)
-            if prefix is not None:
-                start = max(start, bisect.bisect_left(names, prefix))
-            page: list[ScheduleGroup] = []
-            for index in range(start, len(names)):
-                name = names[index]
-                if prefix is not None and not name.startswith(prefix):
-                    break
-                if len(page) == limit:
-                    return page, True
-                page.append(state.groups[name])
-            return page, False
+            return self.region(account_id, region).group_page(prefix, after, limit)
 
     def tag_group(
         self, account_id: str, region: str, name: str, tags: Iterable[tuple[str, str]]
     ) -> None:
         with self.lock:
             state, group = self._taggable_group(account_id, region, name)
-            merged = _merge_tags(group.tags, tags)
+            merged = merge_tags(group.tags, tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             state.groups[name] = dataclasses.replace(group, tags=merged)
+            self._touched(account_id, region, name)
 
     def untag_group(self, account_id: str, region: str, name: str, keys: Iterable[str]) -> None:
         with self.lock:
@@ -266,6 +298,7 @@ class Store:
             dropped = set(keys)
             kept = tuple((k, v) for k, v in group.tags if k not in dropped)
             state.groups[name] = dataclasses.replace(group, tags=kept)
+            self._touched(account_id, region, name)
 
     def _taggable_group(
         self, account_id: str, region: str, name: str
@@ -302,8 +335,8 @@ class Store:
                 )
             self._incarnations += 1
             stored = dataclasses.replace(schedule, incarnation=self._incarnations)
-            state.schedules[key] = stored
-            bisect.insort(state.schedule_keys, key)
+            state.put_schedule(stored)
+            self._touched(schedule.account_id, schedule.region, key[0], key[1])
             if self.observer is not None:
                 self.observer.schedule_saved(stored, None)
             return stored
@@ -323,6 +356,7 @@ class Store:
                 schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
             )
             state.schedules[key] = stored
+            self._touched(schedule.account_id, schedule.region, key[0], key[1])
             if self.observer is not None:
                 self.observer.schedule_saved(stored, previous)
             return stored
@@ -339,6 +373,7 @@ class Store:
             if removed is None:
                 raise schedule_not_found(name)
             del state.schedule_keys[bisect.bisect_left(state.schedule_keys, key)]
+            self._touched(account_id, region, group, name)
             if self.observer is not None:
                 self.observer.schedule_removed(removed, reason)
             return removed
@@ -358,35 +393,6 @@ class Store:
             state = self.region(account_id, region)
             if group is not None and group not in state.groups:
                 raise group_not_found(group)
-            keys = state.schedule_keys
-            start = 0 if after is None else bisect.bisect_right(keys, after)
-            if group is not None:
-                start = max(start, bisect.bisect_left(keys, (group, prefix or "")))
-            page: list[Schedule] = []
-            for index in range(start, len(keys)):
-                key = keys[index]
-                if group is not None and key[0] != group:
-                    break
-                if prefix is not None and not key[1].startswith(prefix):
-                    # Within one group the names with the prefix are contiguous.
-                    if group is not None:
-                        break
-                    continue
-                schedule = state.schedules[key]
-                if state_filter is not None and schedule.state != state_filter:
-                    continue
-                if len(page) == limit:
-                    return page, True
-                page.append(schedule)
-            return page, False
-
-
-def _merge_tags(
-    existing: tuple[tuple[str, str], ...], new: Iterable[tuple[str, str]]
-) -> tuple[tuple[str, str], ...]:
-    # An existing key keeps its position; a new key is appended; within one request the
-    # last value of a repeated key wins.
-    merged = dict(existing)
-    for key, value in new:
-        merged[key] = value
-    return tuple(merged.items())
+            return state.schedule_page(
+                group=group, prefix=prefix, state_filter=state_filter, after=after, limit=limit
+            )

@@ -316,20 +316,24 @@ class SchedulerApp:
         with self.store.lock:
             call = Call(account_id, region, truncate_to_ms(self.clock.now()))
             if token is None:
-                return 200, _canonical(handler(call, cleaned)).encode()
-            stored = self.store.stored_response(account_id, region, operation, token)
-            if stored is not None:
-                if stored.fingerprint != fingerprint:
-                    raise ConflictException(
-                        f"Idempotency token {token} was already used with different request "
-                        "parameters."
-                    )
-                return stored.status, stored.body
-            response = _canonical(handler(call, cleaned)).encode()
-            assert fingerprint is not None
-            self.store.store_response(
-                account_id, region, operation, token, StoredResponse(fingerprint, 200, response)
-            )
+                response = _canonical(handler(call, cleaned)).encode()
+            else:
+                stored = self.store.stored_response(account_id, region, operation, token)
+                if stored is not None:
+                    if stored.fingerprint != fingerprint:
+                        raise ConflictException(
+                            f"Idempotency token {token} was already used with different "
+                            "request parameters."
+                        )
+                    return stored.status, stored.body
+                response = _canonical(handler(call, cleaned)).encode()
+                assert fingerprint is not None
+                self.store.store_response(
+                    account_id, region, operation, token, StoredResponse(fingerprint, 200, response)
+                )
+            # With a state path the change is durable before the client hears of it: the
+            # one unit of work of this request, its idempotency token included.
+            self.store.commit()
             return 200, response
 
     @staticmethod

@@ -74,6 +74,7 @@ class RealTimeService:
                         wakeup.wait(max(wait, 0.001))
                         continue
                     job = dispatcher.process(*planner.queue.pop())
+                    dispatcher.store.commit()
                 if job is not None:
                     pool.submit(self._run_job, job)
 
@@ -81,6 +82,7 @@ class RealTimeService:
         dispatcher = self._dispatcher
         try:
             dispatcher.settlement.settle(job, dispatcher.deliver(job))
+            dispatcher.store.commit()
         except Exception:
             logger.exception("delivery of %s failed inside the emulator", job.occurrence.plan.arn)
         dispatcher.wake()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
@@ -20,6 +21,31 @@ T = TypeVar("T")
 
 #: The kinds of record, as ``dropped_records`` names them.
 RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
+
+#: Hears every record the history keeps, as ``sink(kind, records)``, in the order kept:
+#: ``kind`` is one of ``RECORD_KINDS`` (executions: their sources), or ``schedules`` for
+#: ``note_schedule``'s (arn, group, name, target arn, dead-letter arn). Called under the
+#: history's lock, so it must only take note: never call back or take a lock.
+RecordSink = Callable[[str, Sequence[Any]], None]
+
+
+@dataclass
+class SavedHistory:
+    """A history as a saved state holds it, oldest first, to be put back by ``restore``."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+    activity: list[Activity] = field(default_factory=list)
+    #: (schedule ARN, occurrence), in generation order.
+    executions: list[tuple[str, ExecutionSource]] = field(default_factory=list)
+    #: How many records of each kind were dropped before these.
+    dropped: dict[str, int] = field(default_factory=dict)
+    #: (schedule ARN, group, name) of every known schedule, first seen first.
+    schedules: list[tuple[str, str, str]] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    dead_letter_queues: list[str] = field(default_factory=list)
+    #: False when ``max_records`` made the registry forget some of them.
+    complete: bool = True
 
 
 class DroppedRecords(int):
@@ -103,6 +129,14 @@ class Known:
                         del self.by_name[self._order[oldest]]
                 del table[oldest]
 
+    def restore(self, saved: SavedHistory) -> None:
+        for arn, group, name in saved.schedules:
+            self.by_name.setdefault(name, {})[arn] = group
+            self._order[arn] = name
+        self.targets = dict.fromkeys(saved.targets)
+        self.dead_letter_queues = dict.fromkeys(saved.dead_letter_queues)
+        self.complete = saved.complete
+
 
 class History:
     """The bounded logs of attempts, executions, dead letters and activity.
@@ -124,6 +158,9 @@ class History:
         self._executions_dropped = 0
         self._listeners: list[Callable[[Attempt], None]] = []
         self._known = Known()
+        #: Where a saved state hears of new records (``persistence``); None keeps them in
+        #: memory only.
+        self.sink: RecordSink | None = None
 
     def clear(self) -> None:
         with self._lock:
@@ -134,6 +171,22 @@ class History:
             self._execution_order = deque()
             self._executions_dropped = 0
             self._known = Known()
+
+    def restore(self, saved: SavedHistory) -> None:
+        """Replace every record with those of a saved state; ``max_records`` still applies."""
+        self.clear()
+        with self._lock:
+            cap = self._max_records()
+            for kind in ("attempts", "dead_letters", "activity"):
+                log: _Log[Any] = getattr(self, "_" + kind)
+                log.dropped = saved.dropped.get(kind, 0)
+                log.extend(getattr(saved, kind), cap)
+            for arn, source in saved.executions:
+                self._executions.setdefault(arn, deque()).append(source)
+                self._execution_order.append(arn)
+            self._executions_dropped = saved.dropped.get("executions", 0)
+            self._trim_executions()
+            self._known.restore(saved)
 
     def add_listener(self, listener: Callable[[Attempt], None]) -> None:
         """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
@@ -151,6 +204,8 @@ class History:
             self._known.note(
                 schedule_arn, group, name, target_arn, dead_letter_arn, self._max_records()
             )
+            if self.sink is not None:
+                self.sink("schedules", ((schedule_arn, group, name, target_arn, dead_letter_arn),))
 
     def add_attempt(self, attempt: Attempt) -> None:
         self.add_attempts((attempt,))
@@ -158,6 +213,8 @@ class History:
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:
             self._attempts.extend(new, self._max_records())
+            if self.sink is not None:
+                self.sink("attempts", new)
             listeners = list(self._listeners)
         for listener in listeners:
             for attempt in new:
@@ -166,10 +223,14 @@ class History:
     def add_dead_letter(self, letter: DeadLetter) -> None:
         with self._lock:
             self._dead_letters.extend((letter,), self._max_records())
+            if self.sink is not None:
+                self.sink("dead_letters", (letter,))
 
     def add_activity(self, activity: Activity) -> None:
         with self._lock:
             self._activity.extend((activity,), self._max_records())
+            if self.sink is not None:
+                self.sink("activity", (activity,))
 
     def add_execution(self, schedule_arn: str, occurrence: ExecutionSource) -> None:
         """Keep a new occurrence of ``schedule_arn`` for executions()."""
@@ -180,6 +241,8 @@ class History:
             kept.append(occurrence)
             self._execution_order.append(schedule_arn)
             self._trim_executions()
+            if self.sink is not None:
+                self.sink("executions", (occurrence,))
 
     def add_executions(self, schedule_arn: str, occurrences: Sequence[ExecutionSource]) -> None:
         """Keep new occurrences of ``schedule_arn``, in generation order, for executions()."""
@@ -187,6 +250,8 @@ class History:
             self._executions.setdefault(schedule_arn, deque()).extend(occurrences)
             self._execution_order.extend([schedule_arn] * len(occurrences))
             self._trim_executions()
+            if self.sink is not None:
+                self.sink("executions", occurrences)
 
     def _trim_executions(self) -> None:
         cap = self._max_records()

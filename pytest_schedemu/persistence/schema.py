@@ -1,0 +1,312 @@
+"""The state file: an SQLite database in WAL mode, its versioned schema, and what it refuses.
+
+A file is opened only when it is recognisably ours: a new or empty file, or an SQLite
+database whose ``application_id`` is schedemu's and whose ``user_version`` (the schema
+version) this release can read or migrate. Anything else (another program's database, a
+file that is not SQLite, a damaged one, one written by a newer release) is refused with a
+``StateError`` before a single byte of it is written.
+
+One process owns a state file at a time: ``<path>-lock`` is locked for as long as the
+database is open for writing, so a second ``schedemu serve`` on the same file stops at
+once instead of interleaving its writes. Readers (``schedemu state export``) need no lock:
+WAL lets them read a consistent snapshot while the owner writes.
+
+Durability: ``synchronous=NORMAL`` in WAL mode makes every committed transaction survive a
+crash of the process (SIGKILL included), not necessarily a power loss or an operating
+system crash, which may lose the last transactions (never corrupt the file).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from typing import IO, Callable
+
+from pytest_schedemu.errors import StateError
+
+#: "SchE": marks a database as a schedemu state (``PRAGMA application_id``).
+APPLICATION_ID = 0x53636845
+SCHEMA_VERSION = 1
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: The tables of schema version 1, in the order an export lists them.
+TABLES = (
+    "meta",
+    "groups",
+    "schedules",
+    "tokens",
+    "occurrences",
+    "attempts",
+    "dead_letters",
+    "activity",
+    "known",
+)
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE groups (
+    account TEXT NOT NULL, region TEXT NOT NULL, name TEXT NOT NULL,
+    created TEXT NOT NULL, modified TEXT NOT NULL, state TEXT NOT NULL, tags TEXT NOT NULL,
+    removal_due TEXT,
+    PRIMARY KEY (account, region, name)
+) WITHOUT ROWID;
+CREATE TABLE schedules (
+    account TEXT NOT NULL, region TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
+    incarnation INTEGER NOT NULL, definition TEXT NOT NULL, last_dispatched INTEGER,
+    PRIMARY KEY (account, region, grp, name)
+) WITHOUT ROWID;
+CREATE INDEX schedules_by_incarnation ON schedules (incarnation);
+CREATE TABLE tokens (
+    account TEXT NOT NULL, region TEXT NOT NULL, operation TEXT NOT NULL, token TEXT NOT NULL,
+    fingerprint TEXT NOT NULL, status INTEGER NOT NULL, body BLOB NOT NULL,
+    PRIMARY KEY (account, region, operation, token)
+) WITHOUT ROWID;
+CREATE TABLE occurrences (
+    seq INTEGER PRIMARY KEY,
+    incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,
+    schedule_arn TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
+    first_due INTEGER NOT NULL, status TEXT NOT NULL, first_attempt_at INTEGER,
+    exhausted TEXT, next_number INTEGER, next_due INTEGER,
+    UNIQUE (incarnation, nominal)
+);
+CREATE INDEX occurrences_pending ON occurrences (status) WHERE status IN ('pending', 'retrying');
+CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY,
+    incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,
+    schedule_arn TEXT NOT NULL, target_arn TEXT NOT NULL, attempted_at INTEGER NOT NULL,
+    attempt_number INTEGER NOT NULL, event_id TEXT NOT NULL, execution_id TEXT NOT NULL,
+    input TEXT, request_text TEXT NOT NULL, succeeded INTEGER NOT NULL,
+    error_code TEXT, error_message TEXT, retryable INTEGER,
+    grp TEXT NOT NULL, name TEXT NOT NULL
+);
+CREATE INDEX attempts_by_occurrence ON attempts (incarnation, nominal);
+CREATE TABLE dead_letters (
+    id INTEGER PRIMARY KEY,
+    queue_arn TEXT NOT NULL, body TEXT NOT NULL, attributes TEXT NOT NULL,
+    schedule_arn TEXT NOT NULL, scheduled_time INTEGER NOT NULL, sent_at TEXT,
+    queue_url TEXT NOT NULL, delivered INTEGER NOT NULL
+);
+CREATE TABLE activity (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL, at TEXT NOT NULL, schedule_arn TEXT NOT NULL, scheduled_time INTEGER,
+    detail TEXT NOT NULL
+);
+CREATE TABLE known (
+    kind TEXT NOT NULL, arn TEXT NOT NULL, grp TEXT, name TEXT, seq INTEGER NOT NULL,
+    PRIMARY KEY (kind, arn)
+) WITHOUT ROWID;
+"""
+
+#: ``MIGRATIONS[n]`` turns a database of schema version ``n`` into version ``n + 1``, inside
+#: the transaction that also sets the new version. A version with no step here cannot be
+#: migrated and is refused.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+class Database:
+    """An open state file: its connection, used only under the emulator's store lock."""
+
+    def __init__(self, path: str, connection: sqlite3.Connection, lock: IO[bytes] | None):
+        self.path = path
+        self.connection = connection
+        self._lock = lock
+
+    @property
+    def owned(self) -> bool:
+        """Whether this process holds the file's lock (may write)."""
+        return self._lock is not None
+
+    def close(self) -> None:
+        self.connection.close()
+        if self._lock is not None:
+            self._lock.close()  # closing the descriptor releases the lock
+            self._lock = None
+
+
+def open_database(path: str, *, create: bool = True, owner: bool = True) -> Database:
+    """Open (or, with ``create``, make) the state file at ``path``.
+
+    ``owner`` takes the file's lock, which writing needs; without it the database is only
+    read (and an older schema is not migrated). StateError says why a file is refused.
+    """
+    _check_file(path, create)
+    lock = _take_lock(path) if owner else None
+    try:
+        connection = _connect(path)
+        try:
+            _prepare(connection, path, migrate=owner)
+        except BaseException:
+            connection.close()
+            raise
+    except BaseException:
+        if lock is not None:
+            lock.close()
+        raise
+    return Database(path, connection, lock)
+
+
+def _check_file(path: str, create: bool) -> None:
+    if os.path.isdir(path):
+        raise StateError(f"State path {path!r} is a directory: give a file, e.g. {path}/state.db")
+    try:
+        with open(path, "rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        if not create:
+            raise StateError(f"No state file at {path!r}") from None
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise StateError(
+                f"Cannot create the state file {path!r}: the folder {folder!r} does not exist"
+            ) from None
+        return
+    except OSError as error:
+        raise StateError(f"Cannot read the state file {path!r}: {error}") from None
+    if header and header != _SQLITE_HEADER:
+        raise StateError(
+            f"{path!r} is not a schedemu state file (not an SQLite database); it was left "
+            "untouched: give the path of a new file or of an existing state"
+        )
+
+
+def _take_lock(path: str) -> IO[bytes]:
+    lock_path = path + "-lock"
+    try:
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held open for the database's life
+    except OSError as error:
+        raise StateError(f"Cannot create the lock file {lock_path!r}: {error}") from None
+    try:
+        _lock_exclusively(handle)
+    except OSError:
+        handle.close()
+        raise StateError(
+            f"The state file {path!r} is in use by another schedemu process ({lock_path} is "
+            "locked); stop it first, or give another state path"
+        ) from None
+    return handle
+
+
+def _lock_exclusively(handle: IO[bytes]) -> None:
+    if sys.platform == "win32":  # pragma: no cover
+        import msvcrt
+
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    try:
+        # Transactions are begun and ended explicitly; the connection is shared by the
+        # threads that hold the store lock.
+        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as error:
+        raise StateError(f"Cannot open the state file {path!r}: {error}") from None
+
+
+def _prepare(connection: sqlite3.Connection, path: str, *, migrate: bool) -> None:
+    try:
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+    except sqlite3.DatabaseError as error:
+        raise StateError(
+            f"{path!r} is not a usable schedemu state file ({error}); it was left untouched"
+        ) from None
+    if application_id == 0 and not tables:
+        if not migrate:
+            raise StateError(f"{path!r} holds no schedemu state yet")
+        _create(connection, path)
+        return
+    if application_id != APPLICATION_ID:
+        shown = ", ".join(tables[:8]) + (" …" if len(tables) > 8 else "")
+        raise StateError(
+            f"{path!r} is an SQLite database of another application (application_id "
+            f"{application_id}, tables: {shown or 'none'}); it was left untouched: give the "
+            "path of a new file or of a schedemu state"
+        )
+    if version > SCHEMA_VERSION:
+        raise StateError(
+            f"{path!r} was written by a newer pytest-schedemu (state schema version {version}; "
+            f"this one reads up to {SCHEMA_VERSION}); it was left untouched: upgrade "
+            "pytest-schedemu, or export it with the newer one and import the dump here"
+        )
+    _check_integrity(connection, path)
+    if version < SCHEMA_VERSION:
+        _migrate(connection, path, version, allowed=migrate)
+    _tune(connection, path)
+
+
+def _check_integrity(connection: sqlite3.Connection, path: str) -> None:
+    try:
+        found = [row[0] for row in connection.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as error:
+        found = [str(error)]
+    if found != ["ok"]:
+        raise StateError(
+            f"The state file {path!r} is damaged ({'; '.join(found[:3])}); it was left "
+            "untouched: move it aside and start from an empty state, or from an export"
+        )
+
+
+def _migrate(connection: sqlite3.Connection, path: str, version: int, *, allowed: bool) -> None:
+    missing = [step for step in range(version, SCHEMA_VERSION) if step not in MIGRATIONS]
+    if missing or not allowed:
+        reason = (
+            f"this pytest-schedemu cannot migrate from version {version}"
+            if missing
+            else "it is opened read-only, and migrating writes"
+        )
+        raise StateError(
+            f"{path!r} holds state schema version {version}, and {reason} to "
+            f"{SCHEMA_VERSION}; it was left untouched: export it with the release that wrote it "
+            "(schedemu state export) and import the dump here, or open it with schedemu serve"
+        )
+    for step in range(version, SCHEMA_VERSION):
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            MIGRATIONS[step](connection)
+            connection.execute(f"PRAGMA user_version = {step + 1}")
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            connection.execute("ROLLBACK")
+            raise StateError(
+                f"Migrating {path!r} from state schema version {step} failed ({error}); "
+                "nothing was changed"
+            ) from None
+
+
+def _create(connection: sqlite3.Connection, path: str) -> None:
+    _tune(connection, path)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except sqlite3.Error as error:
+        connection.execute("ROLLBACK")
+        raise StateError(f"Cannot create the state file {path!r}: {error}") from None
+
+
+def _tune(connection: sqlite3.Connection, path: str) -> None:
+    try:
+        mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        connection.execute("PRAGMA synchronous = NORMAL")
+    except sqlite3.Error as error:
+        raise StateError(f"Cannot open the state file {path!r}: {error}") from None
+    if str(mode).lower() != "wal":
+        raise StateError(
+            f"The state file {path!r} cannot use write-ahead logging (journal mode {mode}); "
+            "put it on a local file system"
+        )
