@@ -131,15 +131,18 @@ def open_database(path: str, *, create: bool = True, owner: bool = True) -> Data
     read (and an older schema is not migrated). StateError says why a file is refused.
     """
     _check_file(path, create)
-    lock = _take_lock(path) if owner else None
+    connection = _connect(path)
+    lock = None
     try:
-        connection = _connect(path)
-        try:
-            _prepare(connection, path, migrate=owner)
-        except BaseException:
-            connection.close()
-            raise
+        found = _inspect(connection, path, new_allowed=owner)
+        if owner:
+            # Only a file known to be ours gets a lock file beside it; once it is held,
+            # look again, in case another process made the file meanwhile.
+            lock = _take_lock(path)
+            found = _inspect(connection, path, new_allowed=True)
+        _make_ready(connection, path, found, migrate=owner)
     except BaseException:
+        connection.close()
         if lock is not None:
             lock.close()
         raise
@@ -207,10 +210,11 @@ def _connect(path: str) -> sqlite3.Connection:
         raise StateError(f"Cannot open the state file {path!r}: {error}") from None
 
 
-def _prepare(connection: sqlite3.Connection, path: str, *, migrate: bool) -> None:
+def _inspect(connection: sqlite3.Connection, path: str, *, new_allowed: bool) -> int | None:
+    """The schema version of a schedemu state file, None for a new one; refuses the rest."""
     try:
         application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
         tables = [
             row[0]
             for row in connection.execute(
@@ -222,10 +226,9 @@ def _prepare(connection: sqlite3.Connection, path: str, *, migrate: bool) -> Non
             f"{path!r} is not a usable schedemu state file ({error}); it was left untouched"
         ) from None
     if application_id == 0 and not tables:
-        if not migrate:
+        if not new_allowed:
             raise StateError(f"{path!r} holds no schedemu state yet")
-        _create(connection, path)
-        return
+        return None
     if application_id != APPLICATION_ID:
         shown = ", ".join(tables[:8]) + (" …" if len(tables) > 8 else "")
         raise StateError(
@@ -239,6 +242,15 @@ def _prepare(connection: sqlite3.Connection, path: str, *, migrate: bool) -> Non
             f"this one reads up to {SCHEMA_VERSION}); it was left untouched: upgrade "
             "pytest-schedemu, or export it with the newer one and import the dump here"
         )
+    return version
+
+
+def _make_ready(
+    connection: sqlite3.Connection, path: str, version: int | None, *, migrate: bool
+) -> None:
+    if version is None:
+        _create(connection, path)
+        return
     _check_integrity(connection, path)
     if version < SCHEMA_VERSION:
         _migrate(connection, path, version, allowed=migrate)
