@@ -97,6 +97,7 @@ def records(emu: Emulator) -> dict[str, Any]:
             a.request,
             a.succeeded,
             a.error_code,
+            a.error_message,
             a.retryable,
             a.incarnation,
         )
