@@ -58,6 +58,9 @@ def open_state(
                     restored, dispatcher=dispatcher, journal=journal, now=floor_epoch(clock.now())
                 )
             queue_restored(restored, planner)
+            for occurrence in restored.settling:
+                dispatcher.settlement.resume_giving_up(occurrence)
+                journal.occurrence_changed(occurrence)
             journal.commit()
     except BaseException:
         store.journal = None

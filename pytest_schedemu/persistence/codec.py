@@ -304,6 +304,13 @@ def activity_from(row: Row) -> Activity:
     )
 
 
+#: The status of an occurrence that failed for good and is still giving up (its dead letter
+#: or drop not yet recorded); in memory it is ``invocation_error``, still pending.
+SETTLING = "settling"
+#: The statuses of occurrences that still have work to do.
+UNSETTLED = (PENDING, RETRYING, SETTLING)
+
+
 def occurrence_state(occurrence: Occurrence) -> tuple[str, int | None, int | None]:
     """(status, next attempt number, its due second) of an occurrence as the file keeps it."""
     attempts = occurrence.attempts
@@ -315,9 +322,7 @@ def occurrence_state(occurrence: Occurrence) -> tuple[str, int | None, int | Non
         number = last.attempt_number
         return RETRYING, number + 1, floor_epoch(last.attempted_at) + retry_delay(number - 1)
     if occurrence in occurrence.plan.pending:
-        # Settled in memory, but its dead letter is still being sent: until that is done
-        # the last attempt counts as under way.
-        last = attempts[-1]
-        number = last.attempt_number
-        return (PENDING if number == 1 else RETRYING), number, floor_epoch(last.attempted_at)
+        # Failed for good, but its dead letter is still being sent (or its drop recorded):
+        # a state read back finishes that.
+        return SETTLING, None, None
     return occurrence.status, None, None

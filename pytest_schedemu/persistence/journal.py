@@ -27,7 +27,13 @@ from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.errors import StateError
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import Position
-from pytest_schedemu.persistence.schema import SCHEMA_VERSION, TABLES, Database, open_database
+from pytest_schedemu.persistence.schema import (
+    SCHEMA_VERSION,
+    TABLES,
+    Database,
+    open_database,
+    prune,
+)
 from pytest_schedemu.records import History
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store, TokenKey
@@ -87,6 +93,7 @@ class Journal:
         self._schedules: set[tuple[str, str, str, str]] = set()
         self._tokens: set[TokenKey] = set()
         self._occurrences: set[Occurrence] = set()
+        self._settling: set[Occurrence] = set()
         self._plans: set[Plan] = set()
         #: Occurrences written as unsettled, by incarnation and nominal time.
         self._live: dict[int, dict[int, Occurrence]] = {}
@@ -159,8 +166,10 @@ class Journal:
         self._groups.clear()
         self._schedules.clear()
         self._tokens.clear()
-        self._occurrences.clear()
         self._plans.clear()
+        # One still giving up is written again once it has: nothing else would say so.
+        self._occurrences = self._settling
+        self._settling = set()
         self._clock_written = now
 
     def _write(self, connection: sqlite3.Connection, now: datetime) -> None:
@@ -306,8 +315,10 @@ class Journal:
 
     def _state_columns(self, occurrence: Occurrence) -> tuple[Any, ...]:
         status, number, due = codec.occurrence_state(occurrence)
+        if status == codec.SETTLING:
+            self._settling.add(occurrence)
         live = self._live.setdefault(occurrence.plan.seq, {})
-        if number is None:
+        if number is None and status != codec.SETTLING:
             live.pop(occurrence.nominal, None)
             if not live:
                 del self._live[occurrence.plan.seq]
@@ -326,28 +337,12 @@ class Journal:
         dropped = self._history.dropped_records.by_kind
         if dropped != self._dropped:
             values["dropped"] = dropped
-            self._prune(connection, dropped)
+            prune(connection, dropped)
             self._dropped = dict(dropped)
         connection.executemany(
             "INSERT OR REPLACE INTO meta VALUES (?, ?)",
             ((key, codec.dumps(value)) for key, value in values.items()),
         )
-
-    @staticmethod
-    def _prune(connection: sqlite3.Connection, dropped: dict[str, int]) -> None:
-        """Delete what ``max_records`` dropped from memory: the file stays as bounded."""
-        connection.execute(
-            "DELETE FROM occurrences WHERE seq <= ? AND status NOT IN ('pending', 'retrying')",
-            (dropped["executions"],),
-        )
-        # An attempt dropped from the log stays while its occurrence is kept.
-        connection.execute(
-            "DELETE FROM attempts WHERE id <= ? AND NOT EXISTS (SELECT 1 FROM occurrences o "
-            "WHERE o.incarnation = attempts.incarnation AND o.nominal = attempts.nominal)",
-            (dropped["attempts"],),
-        )
-        for kind in ("dead_letters", "activity"):
-            connection.execute(f"DELETE FROM {kind} WHERE id <= ?", (dropped[kind],))
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -359,6 +354,7 @@ class Journal:
         self._gathered = 0
         for changes in (self._groups, self._schedules, self._tokens, self._occurrences):
             changes.clear()
+        self._settling.clear()
         self._plans.clear()
         self._live.clear()
         self._ids = dict.fromkeys(self._ids, 0)

@@ -24,7 +24,15 @@ from pytest_schedemu.errors import StateError
 from pytest_schedemu.model import ScheduleGroup
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.schema import Database
-from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Attempt, Execution, History
+from pytest_schedemu.records import (
+    CANCELLED,
+    INVOCATION_ERROR,
+    PENDING,
+    RETRYING,
+    Attempt,
+    Execution,
+    History,
+)
 from pytest_schedemu.records.history import SavedHistory
 from pytest_schedemu.store import Store, StoredResponse
 from pytest_schedemu.targets import events
@@ -90,6 +98,8 @@ class Restored:
     position: Position = field(default_factory=Position)
     plans: list[Plan] = field(default_factory=list)
     pending: list[PendingAttempt] = field(default_factory=list)
+    #: Occurrences that failed for good, their dead letter (or drop) not yet recorded.
+    settling: list[Occurrence] = field(default_factory=list)
     #: DELETING groups and when they finish deleting.
     removals: list[tuple[ScheduleGroup, datetime]] = field(default_factory=list)
 
@@ -213,17 +223,22 @@ def _occurrences(
         kept = attempts.get((incarnation, nominal), [])
         plan = plans.get(incarnation)
         source: Any
-        if status in (PENDING, RETRYING) and plan is not None:
+        if status in codec.UNSETTLED and plan is not None:
             occurrence = Occurrence(plan, nominal, first_due)
-            occurrence.status = status
             occurrence.first_attempt_at = first_attempt_at
             occurrence.attempts = list(kept)
             plan.pending.add(occurrence)
-            restored.pending.append(PendingAttempt(occurrence, number, due))
+            if status == codec.SETTLING:
+                occurrence.status = INVOCATION_ERROR
+                occurrence.exhausted = row[9]
+                restored.settling.append(occurrence)
+            else:
+                occurrence.status = status
+                restored.pending.append(PendingAttempt(occurrence, number, due))
             restored.position.live.append(occurrence)
             source = occurrence
         else:
-            if status in (PENDING, RETRYING):
+            if status in codec.UNSETTLED:
                 # Its schedule is gone, so its work was cancelled (nothing else removes a
                 # plan); only the write of the cancellation was missing.
                 row = (*row[:7], CANCELLED, *row[8:])

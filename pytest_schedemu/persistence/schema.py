@@ -104,6 +104,23 @@ CREATE TABLE known (
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
 
+def prune(connection: sqlite3.Connection, dropped: dict[str, int]) -> None:
+    """Delete what ``max_records`` dropped from memory: the file stays as bounded."""
+    connection.execute(
+        "DELETE FROM occurrences WHERE seq <= ? "
+        "AND status NOT IN ('pending', 'retrying', 'settling')",
+        (dropped["executions"],),
+    )
+    # An attempt dropped from the log stays while its occurrence is kept.
+    connection.execute(
+        "DELETE FROM attempts WHERE id <= ? AND NOT EXISTS (SELECT 1 FROM occurrences o "
+        "WHERE o.incarnation = attempts.incarnation AND o.nominal = attempts.nominal)",
+        (dropped["attempts"],),
+    )
+    for kind in ("dead_letters", "activity"):
+        connection.execute(f"DELETE FROM {kind} WHERE id <= ?", (dropped[kind],))
+
+
 class Database:
     """An open state file: its connection, used only under the emulator's store lock."""
 

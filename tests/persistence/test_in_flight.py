@@ -16,7 +16,7 @@ from typing import Any
 from pytest_schedemu import Emulator, Outcome
 from pytest_schedemu.delivery import OK, DeadLetterRequest, DeliveryRequest
 from pytest_schedemu.times import to_utc
-from tests.persistence.conftest import QUEUE, START, crash_copy, create
+from tests.persistence.conftest import DLQ, FUNCTION, QUEUE, START, crash_copy, create
 
 END = "2026-03-01T16:00:00Z"
 
@@ -106,3 +106,48 @@ def test_a_delivery_with_effects_is_durable_before_the_next_one(tmp_path: Path) 
         repeated = [item for item, times in Counter(sent).items() if times > 1]
         assert repeated == [sending.sent[count - 1]]
         assert len(sent) == len(sending.sent) + 1
+
+
+class CommitsWhileSending:
+    """Records deliveries; while a dead letter is out (without the store lock), an API
+    request commits, and the file is copied: a crash at that instant."""
+
+    needs_request = False
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.emulator: Emulator | None = None
+        self.copies: list[Path] = []
+
+    def deliver(self, request: DeliveryRequest | None) -> Outcome:
+        return OK
+
+    def send_dead_letter(self, request: DeadLetterRequest) -> Outcome:
+        assert self.emulator is not None
+        self.emulator.client().create_schedule_group(Name=f"g{len(self.copies)}")
+        self.copies.append(crash_copy(self.path))
+        return OK
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_dead_letter_cut_short_by_a_crash_is_sent_after_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    sending = CommitsWhileSending(path)
+    with Emulator(start=START, transport="inprocess", state=str(path), delivery=sending) as emu:
+        sending.emulator = emu
+        target = {"Arn": FUNCTION, "DeadLetterConfig": {"Arn": DLQ}}
+        create(emu.client(), "s1", "rate(1 hour)", target=target)
+        emu.target(FUNCTION).fail(retryable=False)
+        emu.clock.advance(minutes=30)
+    (copy,) = sending.copies
+    with Emulator(transport="inprocess", state=str(copy)) as survivor:
+        assert [a.attempt_number for a in survivor.attempts()] == [1]
+        assert len(survivor.dead_letters()) == 1
+        assert [a.kind for a in survivor.activity()] == ["created", "dead_lettered"]
+        (execution,) = survivor.executions("s1")
+        assert execution.status == "invocation_error"
+        assert execution.exhausted_condition == "permanent"
+        survivor.clock.move_to("2026-03-01T11:00:00Z")
+        assert [a.scheduled_time.hour for a in survivor.attempts()] == [10, 11]
