@@ -1,4 +1,4 @@
-"""One (account, region) partition of the store, and its keyset paging.
+"""One (account, region) partition of the store, its keyset paging, and group tags.
 
 Groups and schedules are kept in dicts for lookups and in sorted key lists for listing:
 a page starts after the last key of the previous one, so paging stays correct while

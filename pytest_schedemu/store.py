@@ -11,8 +11,8 @@ it, never one above):
    reset, at a time;
 2. the store's lock (``Store.lock``, re-entrant): the one lock of the emulator's state.
    It guards the store and everything the dispatcher plans from it (plans, the work
-   queue, occurrences). The API takes it for each operation, the dispatcher for each
-   work item; deliveries run without it;
+   queue, occurrences), and the state file's connection (``persistence``). The API takes
+   it for each operation, the dispatcher for each work item; deliveries run without it;
 3. leaf locks, each owned by one structure that takes it for every read and write and
    calls nothing while holding it: the history's, the target controls', the API's
    injected errors', the recorded server errors'.
