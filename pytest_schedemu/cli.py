@@ -151,6 +151,8 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     print(f"schedemu {__version__}: Scheduler API on {emulator.endpoint_url}", flush=True)
     print(f"schedemu: control API on {emulator.endpoint_url}/_schedemu/", flush=True)
+    if emulator.settings.state is not None:
+        print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
     try:
         # Waiting in short steps keeps the main thread able to run signal handlers.
         while not stop.wait(0.2):

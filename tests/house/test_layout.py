@@ -72,13 +72,18 @@ def test_no_part_imports_itself_through_another() -> None:
 @pytest.mark.parametrize(
     ("part", "forbidden"),
     [
-        ("api", {"dispatch", "emulator", "plugin"}),
+        ("api", {"dispatch", "emulator", "plugin", "persistence"}),
         ("targets", {"api", "dispatch", "store", "records", "emulator"}),
         ("expressions", {"api", "dispatch", "store", "records", "targets", "emulator"}),
         ("records", {"api", "dispatch", "store", "emulator"}),
         ("store", {"api", "dispatch", "records", "emulator"}),
         ("dispatch", {"api", "emulator", "plugin"}),
         ("assertions", {"emulator", "dispatch", "api"}),
+        # Persistence observes the state; nothing below it knows that it exists.
+        ("persistence", {"api", "emulator", "plugin"}),
+        ("store", {"persistence"}),
+        ("records", {"persistence"}),
+        ("dispatch", {"persistence"}),
     ],
 )
 def test_a_part_never_imports_what_sits_above_it(part: str, forbidden: set[str]) -> None:

@@ -3,6 +3,7 @@ not, and its tests see the same schedules, clock, retries and records."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.persistence.conftest import FUNCTION, QUEUE, create
@@ -44,6 +45,10 @@ def test_the_state_path_may_come_from_the_environment(tmp_path: Path) -> None:
     environment = {"SCHEDEMU_STATE": state}
     service = Service("--clock", "virtual", log=tmp_path / "log", env=environment)
     assert service.control("GET", "health")["state"] == state
+    deadline = time.monotonic() + 10  # the line is printed once the server is up
+    while f"schedemu: state kept in {state}" not in (tmp_path / "log").read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
     create(service.client())
     service.kill()
     service = Service("--clock", "virtual", log=tmp_path / "log", env=environment)
