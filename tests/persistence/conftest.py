@@ -9,11 +9,10 @@ import pytest
 
 from pytest_schedemu import Emulator
 
-START = "2026-03-01T10:00:00Z"
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:remind"
+# The dispatch tests' schedules, targets and helper to create one.
+from tests.dispatch.conftest import DLQ, FUNCTION, QUEUE, ROLE, START, create
+
+__all__ = ["DLQ", "FUNCTION", "QUEUE", "ROLE", "START", "Lives", "create", "records"]
 
 
 class Lives:
@@ -66,19 +65,6 @@ def lives(tmp_path: Path) -> Iterator[Lives]:
     life = Lives(tmp_path / "state.db")
     yield life
     life.close()
-
-
-def create(client: Any, name: str = "s1", expression: str = "rate(1 hour)", **extra: Any) -> str:
-    target: dict[str, Any] = {"Arn": QUEUE, "RoleArn": ROLE}
-    target.update(extra.pop("target", {}))
-    args: dict[str, Any] = {
-        "Name": name,
-        "ScheduleExpression": expression,
-        "FlexibleTimeWindow": extra.pop("window", {"Mode": "OFF"}),
-        "Target": target,
-    }
-    args.update(extra)
-    return str(client.create_schedule(**args)["ScheduleArn"])
 
 
 def records(emu: Emulator) -> dict[str, Any]:

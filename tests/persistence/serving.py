@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,14 +16,10 @@ from urllib.parse import quote
 import boto3
 from botocore.config import Config
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.serve.test_serve import Served, free_port
 
 
-class Service:
+class Service(Served):
     """One ``schedemu serve`` process; its log goes to a file (a pipe left unread would
     block it once full)."""
 
@@ -50,15 +44,6 @@ class Service:
                     self._log.close()
                     raise RuntimeError(log.read_text()[-2000:]) from None
                 time.sleep(0.02)
-
-    def control(self, method: str, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"{self.url}/_schedemu/{path}", data=data, method=method)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return {"status": error.code, **json.loads(error.read())}
 
     def client(self) -> Any:
         return boto3.client(
