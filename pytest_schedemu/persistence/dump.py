@@ -75,7 +75,7 @@ def _exported(table: str, column: str, value: Any) -> Any:
 def import_state(document: Any, path: str) -> dict[str, int]:
     """Replace the state held at ``path`` (made if new) with a dump; the rows per table."""
     tables = _checked(document)
-    database = open_database(path)
+    database = open_database(path, take_over=False)
     try:
         connection = database.connection
         counts: dict[str, int] = {}

@@ -375,15 +375,22 @@ class Journal:
         self._clock_written = self._clock.now()
 
     def _open(self) -> Database:
-        # After close() (the emulator stopped), a change made in process opens it again.
+        # After close() (the emulator stopped), a change made in process opens it again,
+        # unless another emulator has opened it since.
         if self._database is None:
-            self._database = open_database(self.path)
+            self._database = open_database(self.path, take_over=False)
+        if self._database.superseded:
+            raise StateError(
+                f"The state file {self.path!r} was opened by another Emulator of this "
+                "process, which took it over; this one no longer writes to it"
+            )
         return self._database
 
     def close(self) -> None:
         """Write what is left and let the file go (its lock included)."""
         try:
-            self.commit()
+            if self._database is None or not self._database.superseded:
+                self.commit()
         finally:
             database, self._database = self._database, None
             if database is not None:

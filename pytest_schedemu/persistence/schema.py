@@ -6,10 +6,8 @@ version) this release can read or migrate. Anything else (another program's data
 file that is not SQLite, a damaged one, one written by a newer release) is refused with a
 ``StateError`` before a single byte of it is written.
 
-One process owns a state file at a time: ``<path>-lock`` is locked for as long as the
-database is open for writing, so a second ``schedemu serve`` on the same file stops at
-once instead of interleaving its writes. Readers (``schedemu state export``) need no lock:
-WAL lets them read a consistent snapshot while the owner writes.
+One process owns a state file at a time (``lock``). Readers (``schedemu state export``)
+need no lock: WAL lets them read a consistent snapshot while the owner writes.
 
 Durability: ``synchronous=NORMAL`` in WAL mode makes every committed transaction survive a
 crash of the process (SIGKILL included), not necessarily a power loss or an operating
@@ -20,15 +18,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
-from typing import IO, Callable
+from typing import Callable
 
 from pytest_schedemu.errors import StateError
+from pytest_schedemu.persistence.lock import Hold, acquire, own, release
 
 #: "SchE": marks a database as a schedemu state (``PRAGMA application_id``).
 APPLICATION_ID = 0x53636845
 SCHEMA_VERSION = 1
-_SQLITE_HEADER = b"SQLite format 3\x00"
 
 #: The tables of schema version 1, in the order an export lists them.
 TABLES = (
@@ -124,98 +121,68 @@ def prune(connection: sqlite3.Connection, dropped: dict[str, int]) -> None:
 class Database:
     """An open state file: its connection, used only under the emulator's store lock."""
 
-    def __init__(self, path: str, connection: sqlite3.Connection, lock: IO[bytes] | None):
+    def __init__(self, path: str, connection: sqlite3.Connection, hold: Hold | None):
         self.path = path
         self.connection = connection
-        self._lock = lock
+        self._hold = hold
+        if hold is not None:
+            own(hold, self, path)
 
     @property
-    def owned(self) -> bool:
-        """Whether this process holds the file's lock (may write)."""
-        return self._lock is not None
+    def superseded(self) -> bool:
+        """Whether another opener in this process took the file over (this one may not
+        write any more)."""
+        return self._hold is not None and self._hold.owner is not self
 
     def close(self) -> None:
         self.connection.close()
-        if self._lock is not None:
-            self._lock.close()  # closing the descriptor releases the lock
-            self._lock = None
+        if self._hold is not None:
+            release(self._hold, self)
 
 
-def open_database(path: str, *, create: bool = True, owner: bool = True) -> Database:
+def open_database(
+    path: str, *, create: bool = True, owner: bool = True, take_over: bool = True
+) -> Database:
     """Open (or, with ``create``, make) the state file at ``path``.
 
-    ``owner`` takes the file's lock, which writing needs; without it the database is only
+    ``owner`` holds the file (``lock``), which writing needs, taking it over from another
+    opener in this process unless ``take_over`` is False; without it the database is only
     read (and an older schema is not migrated). StateError says why a file is refused.
     """
     _check_file(path, create)
     connection = _connect(path)
-    lock = None
+    hold = None
     try:
         found = _inspect(connection, path, new_allowed=owner)
         if owner:
             # Only a file known to be ours gets a lock file beside it; once it is held,
             # look again, in case another process made the file meanwhile.
-            lock = _take_lock(path)
+            hold = acquire(path, take_over=take_over)
             found = _inspect(connection, path, new_allowed=True)
         _make_ready(connection, path, found, migrate=owner)
     except BaseException:
         connection.close()
-        if lock is not None:
-            lock.close()
+        if hold is not None:
+            release(hold, None)
         raise
-    return Database(path, connection, lock)
+    return Database(path, connection, hold)
 
 
 def _check_file(path: str, create: bool) -> None:
+    # The file itself is only ever opened by SQLite: closing any other descriptor of it
+    # would drop the POSIX locks SQLite holds on it in this process, and another process
+    # could then take itself for the last user and delete the write-ahead log in use.
     if os.path.isdir(path):
         raise StateError(f"State path {path!r} is a directory: give a file, e.g. {path}/state.db")
-    try:
-        with open(path, "rb") as file:
-            header = file.read(len(_SQLITE_HEADER))
-    except FileNotFoundError:
-        if not create:
-            raise StateError(f"No state file at {path!r}") from None
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise StateError(
-                f"Cannot create the state file {path!r}: the folder {folder!r} does not exist"
-            ) from None
+    if os.path.exists(path):
         return
-    except OSError as error:
-        raise StateError(f"Cannot read the state file {path!r}: {error}") from None
-    if header and header != _SQLITE_HEADER:
+    if not create:
+        raise StateError(f"No state file at {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
         raise StateError(
-            f"{path!r} is not a schedemu state file (not an SQLite database); it was left "
-            "untouched: give the path of a new file or of an existing state"
+            f"Cannot create the state file {path!r}: the folder {folder!r} does not exist"
         )
-
-
-def _take_lock(path: str) -> IO[bytes]:
-    lock_path = path + "-lock"
-    try:
-        handle = open(lock_path, "a+b")  # noqa: SIM115 - held open for the database's life
-    except OSError as error:
-        raise StateError(f"Cannot create the lock file {lock_path!r}: {error}") from None
-    try:
-        _lock_exclusively(handle)
-    except OSError:
-        handle.close()
-        raise StateError(
-            f"The state file {path!r} is in use by another schedemu process ({lock_path} is "
-            "locked); stop it first, or give another state path"
-        ) from None
-    return handle
-
-
-def _lock_exclusively(handle: IO[bytes]) -> None:
-    if sys.platform == "win32":  # pragma: no cover
-        import msvcrt
-
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-    else:
-        import fcntl
-
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -239,6 +206,11 @@ def _inspect(connection: sqlite3.Connection, path: str, *, new_allowed: bool) ->
             )
         ]
     except sqlite3.DatabaseError as error:
+        if "not a database" in str(error):
+            raise StateError(
+                f"{path!r} is not a schedemu state file (not an SQLite database); it was left "
+                "untouched: give the path of a new file or of an existing state"
+            ) from None
         raise StateError(
             f"{path!r} is not a usable schedemu state file ({error}); it was left untouched"
         ) from None

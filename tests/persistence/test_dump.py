@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -144,14 +146,43 @@ def test_a_bad_dump_is_refused_and_changes_nothing(
     assert len(lives.open().schedules()) == 2
 
 
-def test_an_import_into_a_state_in_use_is_refused(
-    lives: Lives, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_import_into_a_state_in_use_is_refused(lives: Lives, tmp_path: Path) -> None:
     busy_state(lives.open())
-    document = export(lives.path, tmp_path / "dump.json")
-    assert "in use by another schedemu process" in refused_import(
-        document, lives.path, tmp_path, capsys
+    before = export(lives.path, tmp_path / "dump.json")
+    command = [sys.executable, "-m", "pytest_schedemu", "state", "import"]
+    result = subprocess.run(
+        [*command, str(tmp_path / "dump.json"), "--state", str(lives.path)],
+        capture_output=True,
+        text=True,
     )
+    assert result.returncode == 1
+    assert "in use by another schedemu process" in result.stderr
+    assert export(lives.path, tmp_path / "again.json") == before
+
+
+def test_reading_a_state_beside_its_owner_loses_none_of_its_writes(
+    lives: Lives, tmp_path: Path
+) -> None:
+    # Closing a descriptor of the file outside SQLite would drop this process's locks on
+    # it, and another process closing its own connection would then delete the log that
+    # the emulator still writes to.
+    emu = lives.open()
+    create(emu.client(), "first")
+    export(lives.path, tmp_path / "dump.json")
+    reader = (
+        f"import sqlite3; database = sqlite3.connect({str(lives.path)!r}); "
+        "print(*(row[0] for row in database.execute('SELECT name FROM schedules'))); "
+        "database.close()"
+    )
+
+    def names_on_disk() -> str:
+        # What another process (or this one, after a crash) finds in the file.
+        found = subprocess.run([sys.executable, "-c", reader], capture_output=True, text=True)
+        return found.stdout.strip()
+
+    assert names_on_disk() == "first"
+    create(emu.client(), "second")
+    assert names_on_disk() == "first second"
 
 
 def test_exporting_a_missing_state_creates_nothing(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -93,12 +95,27 @@ def test_health_names_the_state_file_and_its_schema_version(lives: Lives) -> Non
     assert (health["state"], health["schema_version"]) == (None, None)
 
 
-def test_one_emulator_at_a_time_owns_a_state_file(lives: Lives) -> None:
+def test_another_process_cannot_open_a_state_in_use(lives: Lives) -> None:
     lives.open()
-    with pytest.raises(StateError, match="in use by another schedemu process"):
-        Emulator(state=str(lives.path))
-    lives.current.stop()  # type: ignore[union-attr]
-    Emulator(state=str(lives.path)).stop()
+    opener = f"from pytest_schedemu import Emulator; Emulator(state={str(lives.path)!r})"
+    result = subprocess.run([sys.executable, "-c", opener], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "is in use by another schedemu process" in result.stderr
+
+
+def test_an_emulator_dropped_without_stop_is_taken_over_in_its_process(lives: Lives) -> None:
+    dropped = lives.open()
+    create(dropped.client())
+    taking_over = Emulator(state=str(lives.path), transport="inprocess").start()
+    try:
+        assert [s.name for s in taking_over.schedules()] == ["s1"]
+        with pytest.raises(StateError, match="took it over"):
+            dropped.clock.advance(hours=1)
+        dropped.stop()  # a quiet stop: it has nothing it may write
+        taking_over.clock.advance(hours=1)
+    finally:
+        taking_over.stop()
+    assert len(lives.open().attempts()) == 2
 
 
 def test_a_change_made_after_stop_is_still_written(lives: Lives) -> None:
