@@ -67,7 +67,6 @@ CREATE TABLE occurrences (
     exhausted TEXT, next_number INTEGER, next_due INTEGER,
     UNIQUE (incarnation, nominal)
 );
-CREATE INDEX occurrences_pending ON occurrences (status) WHERE status IN ('pending', 'retrying');
 CREATE TABLE attempts (
     id INTEGER PRIMARY KEY,
     incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,

@@ -4,8 +4,10 @@ not, and its tests see the same schedules, clock, retries and records."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from pathlib import Path
 
+from pytest_schedemu.times import wall_clock_now, ztime
 from tests.persistence.conftest import FUNCTION, QUEUE, create
 from tests.persistence.serving import Service
 
@@ -82,3 +84,26 @@ def test_a_foreign_file_stops_the_service_with_a_clear_error(tmp_path: Path) -> 
     else:
         raise AssertionError("the service started on a foreign file")
     assert path.read_text() == "not a database"
+
+
+def test_a_killed_real_time_service_delivers_nothing_twice(tmp_path: Path) -> None:
+    args = ("--tick-interval", "0.05", "--state", str(tmp_path / "state.db"))
+    service = Service(*args, log=tmp_path / "log")
+    soon = ztime(wall_clock_now() + timedelta(seconds=1))[:-1]
+    create(service.client(), "soon", f"at({soon})")
+    create(service.client(), "every-minute", "rate(1 minute)")
+    deadline = time.monotonic() + 10
+    while len(service.records("attempts")) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    service.kill()
+    service = Service(*args, log=tmp_path / "log")
+    try:
+        time.sleep(1)
+        attempts = service.records("attempts")
+        assert sorted(a["schedule_arn"].rsplit("/", 1)[1] for a in attempts) == [
+            "every-minute",
+            "soon",
+        ]
+    finally:
+        service.stop()
