@@ -145,7 +145,7 @@ class Journal:
         self._gathered = 0
         heard = self._heard
         self._backlog.extend(heard.popleft() for _ in range(len(heard)))
-        ids = dict(self._ids)
+        counters = (dict(self._ids), dict(self._dropped), dict(self._known), self._known_complete)
         connection = self._open().connection
         try:
             connection.execute("BEGIN IMMEDIATE")
@@ -155,7 +155,7 @@ class Journal:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             # Everything stays to be written by the next commit.
-            self._ids = ids
+            self._ids, self._dropped, self._known, self._known_complete = counters
             if isinstance(error, sqlite3.Error):
                 raise StateError(
                     f"Could not write the state file {self.path!r}: {error}; the emulator's "
