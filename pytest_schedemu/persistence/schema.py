@@ -207,11 +207,13 @@ def _inspect(connection: sqlite3.Connection, path: str, *, new_allowed: bool) ->
     except sqlite3.DatabaseError as error:
         if "not a database" in str(error):
             raise StateError(
-                f"{path!r} is not a schedemu state file (not an SQLite database); it was left "
-                "untouched: give the path of a new file or of an existing state"
+                f"Refused the state file {path!r}: it is not an SQLite database (another kind "
+                "of file, or a corrupt one); it was left untouched: give the path of a new "
+                "file or of an existing state"
             ) from None
         raise StateError(
-            f"{path!r} is not a usable schedemu state file ({error}); it was left untouched"
+            f"Refused the state file {path!r}: it cannot be read ({error}: corrupt?); it was "
+            "left untouched"
         ) from None
     if application_id == 0 and not tables:
         if not new_allowed:
@@ -220,15 +222,16 @@ def _inspect(connection: sqlite3.Connection, path: str, *, new_allowed: bool) ->
     if application_id != APPLICATION_ID:
         shown = ", ".join(tables[:8]) + (" …" if len(tables) > 8 else "")
         raise StateError(
-            f"{path!r} is an SQLite database of another application (application_id "
-            f"{application_id}, tables: {shown or 'none'}); it was left untouched: give the "
-            "path of a new file or of a schedemu state"
+            f"Refused the state file {path!r}: it is an SQLite database of another "
+            f"application (application_id {application_id}, tables: {shown or 'none'}); it "
+            "was left untouched: give the path of a new file or of a schedemu state"
         )
     if version > SCHEMA_VERSION:
         raise StateError(
-            f"{path!r} was written by a newer pytest-schedemu (state schema version {version}; "
-            f"this one reads up to {SCHEMA_VERSION}); it was left untouched: upgrade "
-            "pytest-schedemu, or export it with the newer one and import the dump here"
+            f"Refused the state file {path!r}: it was written by a newer pytest-schedemu "
+            f"(state schema version {version}; this one reads up to {SCHEMA_VERSION}); it was "
+            "left untouched: upgrade pytest-schedemu, or export it with the newer one and "
+            "import the dump here"
         )
     return version
 
@@ -252,8 +255,9 @@ def _check_integrity(connection: sqlite3.Connection, path: str) -> None:
         found = [str(error)]
     if found != ["ok"]:
         raise StateError(
-            f"The state file {path!r} is damaged ({'; '.join(found[:3])}); it was left "
-            "untouched: move it aside and start from an empty state, or from an export"
+            f"Refused the state file {path!r}: it is damaged (corrupt: "
+            f"{'; '.join(found[:3])}); it was left untouched: move it aside and start from an "
+            "empty state, or from an export"
         )
 
 
@@ -266,9 +270,10 @@ def _migrate(connection: sqlite3.Connection, path: str, version: int, *, allowed
             else "it is opened read-only, and migrating writes"
         )
         raise StateError(
-            f"{path!r} holds state schema version {version}, and {reason} to "
-            f"{SCHEMA_VERSION}; it was left untouched: export it with the release that wrote it "
-            "(schedemu state export) and import the dump here, or open it with schedemu serve"
+            f"Refused the state file {path!r}: it holds state schema version {version}, and "
+            f"{reason} to {SCHEMA_VERSION}; it was left untouched: export it with the release "
+            "that wrote it (schedemu state export) and import the dump here, or open it with "
+            "schedemu serve"
         )
     for step in range(version, SCHEMA_VERSION):
         try:

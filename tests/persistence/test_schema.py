@@ -41,7 +41,7 @@ def test_an_empty_file_is_taken_as_a_new_state(tmp_path: Path) -> None:
 def test_a_file_that_is_not_sqlite_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("my notes, not a database\n")
-    refused(path, "not a schedemu state file")
+    refused(path, "Refused the state file .* not an SQLite database")
 
 
 def test_another_applications_database_is_refused_untouched(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_a_damaged_state_is_refused_untouched(lives: Lives) -> None:
     assert len(data) > 40_000
     data[20_000:36_000] = b"\xa5" * 16_000  # scribble over pages in the middle
     lives.path.write_bytes(bytes(data))
-    refused(lives.path, "damaged|not a usable")
+    refused(lives.path, "Refused the state file .*corrupt")
 
 
 def test_a_truncated_state_is_refused_untouched(lives: Lives) -> None:
@@ -73,7 +73,7 @@ def test_a_truncated_state_is_refused_untouched(lives: Lives) -> None:
     lives.current = None
     emu.stop()
     lives.path.write_bytes(lives.path.read_bytes()[:30_000])
-    refused(lives.path, "damaged|not a usable")
+    refused(lives.path, "Refused the state file .*corrupt")
 
 
 def set_version(path: Path, version: int) -> None:

@@ -80,7 +80,7 @@ def test_a_foreign_file_stops_the_service_with_a_clear_error(tmp_path: Path) -> 
     try:
         Service("--state", str(path), log=tmp_path / "log")
     except RuntimeError as error:
-        assert "not a schedemu state file" in str(error)
+        assert "Refused the state file" in str(error) and "not an SQLite database" in str(error)
     else:
         raise AssertionError("the service started on a foreign file")
     assert path.read_text() == "not a database"
