@@ -3,7 +3,10 @@
 Four backends are measured side by side in one process, in interleaved rounds:
 
   http       the emulator over its in-thread HTTP server
+  http+state the same with a state file (``state=PATH``): every change written to SQLite
+             before it is answered
   inprocess  the emulator through the in-process transport (no socket)
+  inproc+state  the same with a state file
   intercept  an application's own client (signed, pointed at a closed port) served by the
              emulator's interception (``emu.intercept()``, as in a ``schedemu`` test)
   floor      a bare Werkzeug app answering canned responses on the same server: the cost
@@ -23,6 +26,7 @@ import io
 import json
 import socket
 import statistics
+import tempfile
 import time
 from collections.abc import Iterable
 from typing import Any, Callable
@@ -135,15 +139,24 @@ def main() -> None:
 
     from moto import mock_aws
 
+    folder = tempfile.TemporaryDirectory()
     http = Emulator(start="2026-03-01T08:00:00Z", transport="http").start()
+    http_state = Emulator(
+        start="2026-03-01T08:00:00Z", transport="http", state=f"{folder.name}/http.db"
+    ).start()
     inprocess = Emulator(start="2026-03-01T08:00:00Z", transport="inprocess").start()
+    inprocess_state = Emulator(
+        start="2026-03-01T08:00:00Z", transport="inprocess", state=f"{folder.name}/inproc.db"
+    ).start()
     intercepting = Emulator(start="2026-03-01T08:00:00Z").start()
     floor_server = ServerThread(canned_app)
     moto_mock = mock_aws()
     clients: dict[str, Callable[[], Any]] = {}
     try:
         http_client = http.client()
+        http_state_client = http_state.client()
         inprocess_client = inprocess.client()
+        inprocess_state_client = inprocess_state.client()
         floor_client = plain_client(floor_server.url)
         botocore_client = botocore_floor_client(inprocess)
         intercepted_client = plain_client(closed_port_url())
@@ -160,7 +173,9 @@ def main() -> None:
         moto = moto_client()
         clients = {
             "http": lambda: http_client,
+            "http+state": lambda: http_state_client,
             "inprocess": lambda: inprocess_client,
+            "inproc+state": lambda: inprocess_state_client,
             "intercept": lambda: intercepted_client,
             "floor": lambda: floor_client,
             "botocore": lambda: botocore_client,
@@ -171,7 +186,8 @@ def main() -> None:
         samples = {name: {op: [] for op in OPERATIONS} for name in clients}
         for name, get_client in clients.items():  # warm-up
             with contexts.get(name, contextlib.nullcontext)():
-                one_round(get_client(), 5, f"warm-{name}", {op: [] for op in OPERATIONS})
+                warm = "warm-" + name.replace("+", "-")
+                one_round(get_client(), 5, warm, {op: [] for op in OPERATIONS})
         for round_index in range(args.rounds):
             order = list(clients)
             order = order[round_index % len(order) :] + order[: round_index % len(order)]
@@ -181,7 +197,10 @@ def main() -> None:
     finally:
         moto_mock.stop()
         http.stop()
+        http_state.stop()
         inprocess.stop()
+        inprocess_state.stop()
+        folder.cleanup()
         intercepting.stop()
         floor_server.stop()
 
@@ -194,10 +213,10 @@ def main() -> None:
         for name, per_op in samples.items()
     }
     print(f"median µs per call ({args.rounds} rounds x {args.calls} calls per operation)")
-    print(f"{'backend':<10}" + "".join(f"{op:>10}" for op in OPERATIONS) + f"{'all':>10}")
+    print(f"{'backend':<13}" + "".join(f"{op:>10}" for op in OPERATIONS) + f"{'all':>10}")
     for name in clients:
         row = "".join(f"{medians[name][op]:>10.0f}" for op in OPERATIONS)
-        print(f"{name:<10}{row}{per_call[name]:>10.0f}")
+        print(f"{name:<13}{row}{per_call[name]:>10.0f}")
     print()
     print("ratios (per-call medians; lower is better)")
     for op in (*OPERATIONS, "all"):
@@ -206,9 +225,14 @@ def main() -> None:
             f"  {op:<7} inprocess/moto = {pick('inprocess') / pick('moto'):.2f}   "
             f"http/floor = {pick('http') / pick('floor'):.2f}   "
             f"intercept/inprocess = {pick('intercept') / pick('inprocess'):.2f}   "
-            f"inprocess/botocore = {pick('inprocess') / pick('botocore'):.2f}"
+            f"inprocess/botocore = {pick('inprocess') / pick('botocore'):.2f}   "
+            f"http+state/http = {pick('http+state') / pick('http'):.2f}   "
+            f"inproc+state/inprocess = {pick('inproc+state') / pick('inprocess'):.2f}"
         )
-    print("targets: inprocess/moto <= 0.70, http/floor <= 1.30, inprocess/botocore <= 1.20")
+    print(
+        "targets: inprocess/moto <= 0.70, http/floor <= 1.30, inprocess/botocore <= 1.20, "
+        "http+state/http <= 1.50"
+    )
 
 
 if __name__ == "__main__":

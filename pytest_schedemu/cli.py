@@ -1,12 +1,14 @@
 """The ``schedemu`` command: ``schedemu serve`` runs the emulator as a standalone process.
 
 It serves the Scheduler API and the control API (``/_schedemu/``) on one port, logs one
-line per delivery attempt, and stops cleanly on SIGINT or SIGTERM.
+line per delivery attempt, and stops cleanly on SIGINT or SIGTERM. ``schedemu state
+export|import`` dump a state file (``--state``) as JSON and load one.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -34,7 +36,8 @@ def _add_setting(parser: argparse.ArgumentParser, option: Option) -> None:
             option.flag, nargs="?", const=True, type=parse_bool, default=None, help=help_text
         )
     else:
-        metavar = "FILE" if option.name == "credentials" else option.name.upper()
+        metavars = {"credentials": "FILE", "state": "PATH"}
+        metavar = metavars.get(option.name, option.name.upper())
         parser.add_argument(
             option.flag, type=option.parse, default=None, metavar=metavar, help=help_text
         )
@@ -62,7 +65,27 @@ def _parser() -> argparse.ArgumentParser:
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
         help="logging level (default: INFO)",
     )
+    state = commands.add_parser(
+        "state", help="export or import a state file as JSON", description=_STATE_HELP
+    )
+    actions = state.add_subparsers(dest="action", required=True, metavar="action")
+    for action, verb in (("export", "write the state at PATH to"), ("import", "replace it by")):
+        command = actions.add_parser(action, help=f"{verb} a JSON dump")
+        command.add_argument("dump", metavar="DUMP.json", help="the dump file ('-': stdout/stdin)")
+        command.add_argument(
+            "--state",
+            metavar="PATH",
+            default=None,
+            help="the state file (default: the environment's SCHEDEMU_STATE)",
+        )
     return parser
+
+
+_STATE_HELP = (
+    "export: write the state held in a state file as JSON (also while schedemu serve runs). "
+    "import: replace the state held in a state file (made if new) by a dump, all or nothing; "
+    "the file must not be in use."
+)
 
 
 def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
@@ -103,7 +126,7 @@ def _log_attempt(attempt: Any) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     from pytest_schedemu.emulator import Emulator
-    from pytest_schedemu.errors import ServerStartError
+    from pytest_schedemu.errors import ServerStartError, StateError
 
     logging.basicConfig(
         level=args.log_level,
@@ -117,7 +140,7 @@ def serve(args: argparse.Namespace) -> int:
         emulator = Emulator(**settings)
         emulator.add_attempt_listener(_log_attempt)
         emulator.start()
-    except (ServerStartError, ValueError) as error:
+    except (ServerStartError, StateError, ValueError) as error:
         print(f"schedemu: {error}", file=sys.stderr)
         return 1
     stop = threading.Event()
@@ -137,6 +160,8 @@ def serve(args: argparse.Namespace) -> int:
         print("schedemu: dashboard disabled (signatures are verified)", flush=True)
     else:
         print(f"schedemu: dashboard on {emulator.endpoint_url}/_schedemu/ui", flush=True)
+    if emulator.settings.state is not None:
+        print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
     try:
         # Waiting in short steps keeps the main thread able to run signal handlers.
         while not stop.wait(0.2):
@@ -153,8 +178,47 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def state(args: argparse.Namespace) -> int:
+    from pytest_schedemu.errors import StateError
+    from pytest_schedemu.persistence.dump import export_state, import_state
+
+    path = args.state or os.environ.get("SCHEDEMU_STATE")
+    if not path:
+        print("schedemu: give the state file: --state PATH (or SCHEDEMU_STATE)", file=sys.stderr)
+        return 2
+    try:
+        if args.action == "export":
+            document = export_state(path)
+            text = json.dumps(document, indent=1) + "\n"
+            if args.dump == "-":
+                sys.stdout.write(text)
+            else:
+                with open(args.dump, "w", encoding="utf-8") as file:
+                    file.write(text)
+            counts = {name: len(rows) for name, rows in document["tables"].items()}
+        else:
+            if args.dump == "-":
+                document = json.load(sys.stdin)
+            else:
+                with open(args.dump, encoding="utf-8") as file:
+                    document = json.load(file)
+            counts = import_state(document, path)
+    except (OSError, ValueError, StateError) as error:
+        print(f"schedemu: {error}", file=sys.stderr)
+        return 1
+    shown = ", ".join(f"{counts.get(name, 0)} {name}" for name in _COUNTED)
+    where = f"from {path} to {args.dump}" if args.action == "export" else f"{args.dump} into {path}"
+    print(f"schedemu: {args.action}ed {shown} ({where})", file=sys.stderr)
+    return 0
+
+
+_COUNTED = ("groups", "schedules", "occurrences", "attempts", "dead_letters", "activity")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "state":
+        return state(args)
     return 2  # pragma: no cover - argparse rejects other commands

@@ -18,7 +18,7 @@ import logging
 import threading
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_schedemu import intercept as interception
 from pytest_schedemu.api.app import SchedulerApp, ServerError
@@ -36,6 +36,9 @@ from pytest_schedemu.settings import TEST, Settings
 from pytest_schedemu.steering import TargetControl, TargetControls
 from pytest_schedemu.store import Store
 from pytest_schedemu.times import Instant, to_utc, wall_clock_now
+
+if TYPE_CHECKING:
+    from pytest_schedemu.persistence import Journal
 
 logger = logging.getLogger("pytest_schedemu")
 
@@ -85,12 +88,25 @@ class Emulator(Inspection):
         self._records = Records(
             history=self._history, schedules=self._store, plans=self._dispatcher, identity=settings
         )
+        self._journal: Journal | None = None
+        if settings.state is not None:
+            from pytest_schedemu.persistence import open_state
+
+            self._journal = open_state(
+                settings.state,
+                store=self._store,
+                dispatcher=self._dispatcher,
+                history=self._history,
+                clock=self.clock,
+                settings=settings,
+            )
         control = ControlApi(
             records=self._records,
             clock=self.clock,
             controls=self._controls,
             settings=settings,
             reset=lambda start: self.reset(start),
+            schema_version=None if self._journal is None else self._journal.schema_version,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=settings, extra_routes=control
@@ -163,6 +179,8 @@ class Emulator(Inspection):
         if self._real_time is not None:
             self._real_time.stop()
         self._dispatcher.close()
+        if self._journal is not None:
+            self._journal.close()
 
     def __enter__(self) -> Emulator:
         return self.start()
@@ -199,6 +217,8 @@ class Emulator(Inspection):
             self._controls.clear()
             self._app.server_errors.clear()
             self._app.injections.clear()
+            if self._journal is not None:
+                self._journal.reset()
 
     @property
     def server_errors(self) -> list[ServerError]:

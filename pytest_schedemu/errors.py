@@ -6,6 +6,7 @@
     ├── ServerStartError              the server could not bind its address
     ├── ClockError (ValueError)       the clock cannot move as asked (real time; backwards)
     ├── DispatchLimitExceeded         one clock operation made too many attempts
+    ├── StateError                    a state file that cannot be used (foreign, corrupt, newer)
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
@@ -55,6 +56,10 @@ class DeliveryAssertionError(AssertionError):
 
 class DispatchLimitExceeded(SchedemuError):
     """A single clock operation made more attempts than ``max_attempts_per_advance``."""
+
+
+class StateError(SchedemuError):
+    """A state file (``state=PATH``) cannot be opened, read or written; nothing was changed."""
 
 
 class ApiError(SchedemuError):

@@ -29,12 +29,16 @@ class TokenStore:
     def get(self, key: TokenKey) -> StoredResponse | None:
         return self._answers.get(key)
 
-    def put(self, key: TokenKey, response: StoredResponse) -> None:
+    def put(self, key: TokenKey, response: StoredResponse) -> list[TokenKey]:
+        """Keep ``response``; return the keys forgotten to make room (the oldest)."""
         answers = self._answers
         answers[key] = response
-        # The oldest go first: dicts keep insertion order.
+        forgotten = []
         while len(answers) > self._limit():
-            del answers[next(iter(answers))]
+            oldest = next(iter(answers))  # dicts keep insertion order
+            del answers[oldest]
+            forgotten.append(oldest)
+        return forgotten
 
     def clear(self) -> None:
         self._answers.clear()

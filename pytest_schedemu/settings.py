@@ -215,6 +215,12 @@ class Settings:
     log_requests: bool = _setting(
         False, "log every HTTP request", scope=SERVER, parse=parse_bool, check=values.boolean
     )
+    state: str | None = _setting(
+        None,
+        "SQLite file keeping the state across restarts",
+        scope=SERVER,
+        check=values.optional_text,
+    )
     verify_signatures: bool = _setting(
         False,
         "check SigV4 signatures against the credentials",

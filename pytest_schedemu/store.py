@@ -11,8 +11,8 @@ it, never one above):
    reset, at a time;
 2. the store's lock (``Store.lock``, re-entrant): the one lock of the emulator's state.
    It guards the store and everything the dispatcher plans from it (plans, the work
-   queue, occurrences). The API takes it for each operation, the dispatcher for each
-   work item; deliveries run without it;
+   queue, occurrences), and the state file's connection (``persistence``). The API takes
+   it for each operation, the dispatcher for each work item; deliveries run without it;
 3. leaf locks, each owned by one structure that takes it for every read and write and
    calls nothing while holding it: the history's, the target controls', the API's
    injected errors', the recorded server errors'.
@@ -24,9 +24,8 @@ import bisect
 import dataclasses
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from pytest_schedemu.errors import (
     ServiceQuotaExceededException,
@@ -38,34 +37,15 @@ from pytest_schedemu.errors import (
     schedule_not_found,
     too_many_tags,
 )
-from pytest_schedemu.idempotency import TokenStore
+from pytest_schedemu.idempotency import StoredResponse, TokenKey, TokenStore
 from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.partition import RegionState, ScheduleKey, merge_tags
 from pytest_schedemu.settings import Settings
+from pytest_schedemu.store_listeners import StoreJournal, StoreObserver
 
 MAX_TAGS_PER_GROUP = 200
 
-ScheduleKey = tuple[str, str]  # (group, name)
 RegionKey = tuple[str, str]  # (account, region)
-
-
-class StoreObserver(Protocol):
-    """What the dispatcher hears from the store. Called with the store lock held."""
-
-    def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None: ...
-
-    def schedule_removed(self, schedule: Schedule, reason: str) -> None: ...
-
-    def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
-
-
-@dataclass
-class RegionState:
-    account_id: str
-    region: str
-    groups: dict[str, ScheduleGroup] = field(default_factory=dict)
-    group_names: list[str] = field(default_factory=list)  # sorted, for keyset paging
-    schedules: dict[ScheduleKey, Schedule] = field(default_factory=dict)
-    schedule_keys: list[ScheduleKey] = field(default_factory=list)  # sorted, for keyset paging
 
 
 class Store:
@@ -73,13 +53,50 @@ class Store:
         self.lock = threading.RLock()
         self.settings = settings if settings is not None else Settings()
         self.observer: StoreObserver | None = None
-        self._regions: dict[RegionKey, RegionState] = {}
+        #: None keeps the state in memory only: then no change costs more than this check.
+        self.journal: StoreJournal | None = None
         #: Answers of requests with a ClientToken; use under ``lock``.
         self.tokens = TokenStore(lambda: self.settings.max_idempotency_tokens)
+        self._regions: dict[RegionKey, RegionState] = {}
         self._created_at = now
         self._incarnations = 0
 
     # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def counters(self) -> tuple[datetime, int]:
+        """When the state was created (the default groups' date), and incarnations made."""
+        return self._created_at, self._incarnations
+
+    def load(
+        self,
+        created_at: datetime,
+        incarnations: int,
+        groups: Iterable[ScheduleGroup],
+        schedules: Iterable[Schedule],
+        tokens: Iterable[tuple[TokenKey, StoredResponse]],
+    ) -> None:
+        """Put back a saved state, telling nobody: the caller rebuilds the plans."""
+        with self.lock:
+            self.reset(created_at)
+            self._incarnations = incarnations
+            for group in groups:
+                self.region(group.account_id, group.region).put_group(group)
+            for schedule in schedules:
+                self.region(schedule.account_id, schedule.region).put_schedule(schedule)
+            for key, response in tokens:
+                self.tokens.put(key, response)
+
+    def commit(self, *, batch: bool = False) -> None:
+        """End a unit of work: what changed becomes durable (with a journal). ``batch`` lets
+        the journal wait until it has gathered enough to be worth a write."""
+        if self.journal is not None:
+            with self.lock:
+                self.journal.commit(batch=batch)
+
+    def _touched(self, account_id: str, region: str, group: str, name: str | None = None) -> None:
+        if self.journal is not None:
+            self.journal.touched(account_id, region, group, name)
 
     def reset(self, now: datetime) -> None:
         with self.lock:
@@ -135,6 +152,24 @@ class Store:
         with self.lock:
             return [s.groups[n] for _, s in sorted(self._regions.items()) for n in s.group_names]
 
+    # -- idempotency tokens ----------------------------------------------------------------
+
+    def stored_response(
+        self, account_id: str, region: str, operation: str, token: str
+    ) -> StoredResponse | None:
+        with self.lock:
+            return self.tokens.get((account_id, region, operation, token))
+
+    def store_response(
+        self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
+    ) -> None:
+        with self.lock:
+            key = (account_id, region, operation, token)
+            forgotten = self.tokens.put(key, response)
+            if self.journal is not None:
+                for changed in (key, *forgotten):
+                    self.journal.token_stored(changed)
+
     # -- groups ----------------------------------------------------------------------------
 
     def get_group(self, account_id: str, region: str, name: str) -> ScheduleGroup:
@@ -171,12 +206,12 @@ class Store:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedule groups ({quota}) exceeded."
                 )
-            merged = _merge_tags((), tags)
+            merged = merge_tags((), tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
-            state.groups[name] = group
-            bisect.insort(state.group_names, name)
+            state.put_group(group)
+            self._touched(account_id, region, name)
             return group
 
     def delete_group(self, account_id: str, region: str, name: str, now: datetime) -> None:
@@ -194,6 +229,7 @@ class Store:
                 return
             deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
             state.groups[name] = deleting
+            self._touched(account_id, region, name)
             due = now + timedelta(seconds=self.settings.group_deletion_delay)
             self.observer.group_removal_scheduled(deleting, due)
 
@@ -211,40 +247,30 @@ class Store:
             end += 1
         for key in state.schedule_keys[start:end]:
             removed = state.schedules.pop(key)
+            self._touched(state.account_id, state.region, name, key[1])
             if self.observer is not None:
                 self.observer.schedule_removed(removed, "group_deleted")
         del state.schedule_keys[start:end]
         del state.groups[name]
         state.group_names.remove(name)
+        self._touched(state.account_id, state.region, name)
 
     def list_groups(
         self, account_id: str, region: str, prefix: str | None, after: str | None, limit: int
     ) -> tuple[list[ScheduleGroup], bool]:
         with self.lock:
-            state = self.region(account_id, region)
-            names = state.group_names
-            start = 0 if after is None else bisect.bisect_right(names, after)
-            if prefix is not None:
-                start = max(start, bisect.bisect_left(names, prefix))
-            page: list[ScheduleGroup] = []
-            for index in range(start, len(names)):
-                name = names[index]
-                if prefix is not None and not name.startswith(prefix):
-                    break
-                if len(page) == limit:
-                    return page, True
-                page.append(state.groups[name])
-            return page, False
+            return self.region(account_id, region).group_page(prefix, after, limit)
 
     def tag_group(
         self, account_id: str, region: str, name: str, tags: Iterable[tuple[str, str]]
     ) -> None:
         with self.lock:
             state, group = self._taggable_group(account_id, region, name)
-            merged = _merge_tags(group.tags, tags)
+            merged = merge_tags(group.tags, tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             state.groups[name] = dataclasses.replace(group, tags=merged)
+            self._touched(account_id, region, name)
 
     def untag_group(self, account_id: str, region: str, name: str, keys: Iterable[str]) -> None:
         with self.lock:
@@ -252,6 +278,7 @@ class Store:
             dropped = set(keys)
             kept = tuple((k, v) for k, v in group.tags if k not in dropped)
             state.groups[name] = dataclasses.replace(group, tags=kept)
+            self._touched(account_id, region, name)
 
     def _taggable_group(
         self, account_id: str, region: str, name: str
@@ -294,8 +321,8 @@ class Store:
                 )
             self._incarnations += 1
             stored = dataclasses.replace(schedule, incarnation=self._incarnations)
-            state.schedules[key] = stored
-            bisect.insort(state.schedule_keys, key)
+            state.put_schedule(stored)
+            self._touched(schedule.account_id, schedule.region, key[0], key[1])
             if self.observer is not None:
                 self.observer.schedule_saved(stored, None)
             return stored
@@ -315,6 +342,7 @@ class Store:
                 schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
             )
             state.schedules[key] = stored
+            self._touched(schedule.account_id, schedule.region, key[0], key[1])
             if self.observer is not None:
                 self.observer.schedule_saved(stored, previous)
             return stored
@@ -331,6 +359,7 @@ class Store:
             if removed is None:
                 raise schedule_not_found(name)
             del state.schedule_keys[bisect.bisect_left(state.schedule_keys, key)]
+            self._touched(account_id, region, group, name)
             if self.observer is not None:
                 self.observer.schedule_removed(removed, reason)
             return removed
@@ -350,35 +379,6 @@ class Store:
             state = self.region(account_id, region)
             if group is not None and group not in state.groups:
                 raise group_not_found(group)
-            keys = state.schedule_keys
-            start = 0 if after is None else bisect.bisect_right(keys, after)
-            if group is not None:
-                start = max(start, bisect.bisect_left(keys, (group, prefix or "")))
-            page: list[Schedule] = []
-            for index in range(start, len(keys)):
-                key = keys[index]
-                if group is not None and key[0] != group:
-                    break
-                if prefix is not None and not key[1].startswith(prefix):
-                    # Within one group the names with the prefix are contiguous.
-                    if group is not None:
-                        break
-                    continue
-                schedule = state.schedules[key]
-                if state_filter is not None and schedule.state != state_filter:
-                    continue
-                if len(page) == limit:
-                    return page, True
-                page.append(schedule)
-            return page, False
-
-
-def _merge_tags(
-    existing: tuple[tuple[str, str], ...], new: Iterable[tuple[str, str]]
-) -> tuple[tuple[str, str], ...]:
-    # An existing key keeps its position; a new key is appended; within one request the
-    # last value of a repeated key wins.
-    merged = dict(existing)
-    for key, value in new:
-        merged[key] = value
-    return tuple(merged.items())
+            return state.schedule_page(
+                group=group, prefix=prefix, state_filter=state_filter, after=after, limit=limit
+            )

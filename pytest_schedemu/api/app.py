@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import re
 import threading
@@ -191,13 +192,24 @@ class Router:
 
 _canonical = jsontext.dumps_canonical
 
+
+def _json_bytes(value: Any) -> bytes:
+    """A response body: UTF-8 JSON, with any lone surrogate (JSON allows "\\ud800" in a
+    string, so a schedule's Input may hold one) written as its escape."""
+    text = _canonical(value)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+
+
 #: Answers the requests of another API on the same port (the control API) as (status, body,
 #: content type), or None when the request is not its.
 ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes, str] | None"]
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
-    return _canonical({**(details or {}), "Message": message, "__type": code}).encode()
+    return _json_bytes({**(details or {}), "Message": message, "__type": code})
 
 
 class SchedulerApp:
@@ -319,19 +331,24 @@ class SchedulerApp:
         with self.store.lock:
             call = Call(account_id, region, truncate_to_ms(self.clock.now()))
             if token is None:
-                return 200, _canonical(handler(call, cleaned)).encode()
-            key = (account_id, region, operation, token)
-            stored = self.store.tokens.get(key)
-            if stored is not None:
-                if stored.fingerprint != fingerprint:
-                    raise ConflictException(
-                        f"Idempotency token {token} was already used with different request "
-                        "parameters."
-                    )
-                return stored.status, stored.body
-            response = _canonical(handler(call, cleaned)).encode()
-            assert fingerprint is not None
-            self.store.tokens.put(key, StoredResponse(fingerprint, 200, response))
+                response = _json_bytes(handler(call, cleaned))
+            else:
+                stored = self.store.stored_response(account_id, region, operation, token)
+                if stored is not None:
+                    if stored.fingerprint != fingerprint:
+                        raise ConflictException(
+                            f"Idempotency token {token} was already used with different "
+                            "request parameters."
+                        )
+                    return stored.status, stored.body
+                response = _json_bytes(handler(call, cleaned))
+                assert fingerprint is not None
+                self.store.store_response(
+                    account_id, region, operation, token, StoredResponse(fingerprint, 200, response)
+                )
+            # With a state path the change is durable before the client hears of it: the
+            # one unit of work of this request, its idempotency token included.
+            self.store.commit()
             return 200, response
 
     @staticmethod
@@ -348,7 +365,7 @@ class SchedulerApp:
                 "query": {k: v for k, v in query.items() if k != token_wire_name},
             }
         )
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
     @staticmethod
     def _query_value(values: list[str], kind: str) -> Any:

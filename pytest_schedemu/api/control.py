@@ -68,8 +68,10 @@ class ControlApi:
         controls: TargetControls,
         settings: Settings,
         reset: Reset,
+        schema_version: int | None = None,
     ) -> None:
         self._records = records
+        self._schema_version = schema_version
         self._clock = clock
         self._controls = controls
         self._settings = settings
@@ -141,6 +143,9 @@ class ControlApi:
             "account_id": self._settings.account_id,
             "dropped_records": int(self._records.dropped_records),
             "dropped_by_kind": self._records.dropped_records.by_kind,
+            # The state file (``--state``) and its schema version; null without one.
+            "state": self._settings.state,
+            "schema_version": self._schema_version,
         }
 
     def clock(self, body: dict[str, Any], query: dict[str, str]) -> Any:

@@ -137,6 +137,9 @@ class Dispatcher:
         finally:
             if collecting:
                 gc.enable()
+            # What the move did is durable before it returns (with a state path), and so
+            # is where it stopped when it raised.
+            self.store.commit()
 
     def _run_until(self, target: datetime) -> list[Attempt]:
         limit = math.floor(to_epoch(target))
@@ -152,6 +155,7 @@ class Dispatcher:
         lock = self.store.lock
         next_due, pop, process = self.planner.next_due, self.planner.queue.pop, self.process
         controls, settle = self.controls, self.settlement.settle
+        durable = self.store.journal is not None
         while True:
             with lock:
                 due = next_due()
@@ -176,6 +180,11 @@ class Dispatcher:
                     self.interrupted(job)
                     raise
             made.append(settle(job, outcome))
+            if durable:
+                # A delivery with effects outside the process is made durable before the
+                # next one, so a crash repeats at most the attempt in flight; recorded
+                # attempts are seen by no one else until written, so they go in batches.
+                self.store.commit(batch=not self.delivery.needs_request)
             count += 1
             if cap is not None and count > cap:
                 raise self._runaway(made, count, cap)

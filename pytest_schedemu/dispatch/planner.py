@@ -70,12 +70,32 @@ class Planner:
     def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
         plan = self.plans.get(schedule.incarnation)
         if plan is None or previous is None:
-            plan = Plan(schedule)
-            self.plans[plan.seq] = plan
-            self._by_arn[plan.arn] = plan
+            plan = self._adopt(schedule)
         else:
             self.cancel_pending(plan, "updated")
             self._superseded(plan)
+        self._define(plan, schedule)
+        self.plan_first(plan, created=previous is None)
+        self.history.note_schedule(schedule, plan.arn)
+        kind = "created" if previous is None else "updated"
+        self.history.add_activity(Activity(kind, self._now(), plan.arn, None, schedule.state))
+        self._notify()
+
+    def restore_plan(self, schedule: Schedule, last_dispatched: int | None) -> Plan:
+        """The plan of a saved schedule, knowing the last nominal time it generated; its
+        work is queued by ``plan_first``, once the caller has restored the rest."""
+        plan = self._adopt(schedule)
+        self._define(plan, schedule)
+        plan.last_dispatched = last_dispatched
+        return plan
+
+    def _adopt(self, schedule: Schedule) -> Plan:
+        plan = Plan(schedule)
+        self.plans[plan.seq] = plan
+        self._by_arn[plan.arn] = plan
+        return plan
+
+    def _define(self, plan: Plan, schedule: Schedule) -> None:
         plan.define(
             schedule,
             timeline(
@@ -91,11 +111,6 @@ class Planner:
                 queue_url_template=self.settings.sqs_queue_url_template,
             ),
         )
-        self._plan_first(plan, created=previous is None)
-        self.history.note_schedule(schedule, plan.arn)
-        kind = "created" if previous is None else "updated"
-        self.history.add_activity(Activity(kind, self._now(), plan.arn, None, schedule.state))
-        self._notify()
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:
         plan = self.plans.pop(schedule.incarnation, None)
@@ -124,7 +139,9 @@ class Planner:
         if kind == GENERATE:
             subject.next_nominal = nominal
 
-    def _plan_first(self, plan: Plan, *, created: bool) -> None:
+    def plan_first(self, plan: Plan, *, created: bool = False) -> None:
+        """Queue a plan's first work: its next nominal time after what it generated, or,
+        for a schedule just ``created``, from a StartDate in the past window on."""
         schedule = plan.schedule
         if not schedule.enabled:
             return

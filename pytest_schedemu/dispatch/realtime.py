@@ -117,6 +117,7 @@ class RealTimeService:
                     wakeup.wait(max(wait, 0.001))
                     continue
                 job = dispatcher.process(*planner.queue.pop())
+                dispatcher.store.commit()
             if job is not None:
                 self._jobs.put(job)
 
@@ -132,6 +133,7 @@ class RealTimeService:
                 self._running.add(job)
             try:
                 self._dispatcher.settlement.settle(job, self._outcome(job))
+                self._dispatcher.store.commit()
             except Exception:
                 logger.exception(
                     "delivery of %s failed inside the emulator", job.occurrence.plan.arn

@@ -101,8 +101,15 @@ class Settlement:
                 return attempt
             occurrence.status = INVOCATION_ERROR
             occurrence.exhausted = condition
-            dead_letter = self._dead_letter_for(job, attempt, condition)
-        # The dead letter goes out without the lock: a delivery backend may take its time.
+            dead_letter = self._dead_letter_for(occurrence, attempt, condition)
+        self._give_up(occurrence, attempt, dead_letter)
+        return attempt
+
+    def _give_up(
+        self, occurrence: Occurrence, attempt: Attempt, dead_letter: DeadLetterRequest | None
+    ) -> None:
+        """Send the dead letter of an occurrence that ended failed (or record its drop), then
+        resolve it. Called without the store lock: a delivery backend may take its time."""
         if dead_letter is not None:
             self._send_dead_letter(occurrence, dead_letter)
         else:
@@ -117,7 +124,15 @@ class Settlement:
             )
         with self._store.lock:
             self.resolve(occurrence)
-        return attempt
+
+    def resume_giving_up(self, occurrence: Occurrence) -> None:
+        """Finish giving up on an occurrence that ended failed but whose dead letter (or
+        drop) a crash left unrecorded: what a restored state asks for."""
+        attempt = occurrence.attempts[-1]
+        assert occurrence.exhausted is not None
+        with self._store.lock:
+            dead_letter = self._dead_letter_for(occurrence, attempt, occurrence.exhausted)
+        self._give_up(occurrence, attempt, dead_letter)
 
     def _retry_or_exhaust(self, occurrence: Occurrence, job: Job, outcome: Outcome) -> str | None:
         """Queue the next attempt, or name why the occurrence is exhausted."""
@@ -139,13 +154,14 @@ class Settlement:
         return None
 
     def _dead_letter_for(
-        self, job: Job, attempt: Attempt, condition: str
+        self, occurrence: Occurrence, attempt: Attempt, condition: str
     ) -> DeadLetterRequest | None:
-        occurrence = job.occurrence
         queue_arn = occurrence.schedule.target.dead_letter_arn
         if queue_arn is None:
             return None
-        shortened, payload_length = occurrence.target.shortener(job.payload)
+        # A target whose request carries no payload has none to shorten.
+        payload = attempt.input if attempt.input is not None else ""
+        shortened, payload_length = occurrence.target.shortener(payload)
         message = build_dead_letter(
             body=attempt.request_text,
             error_code=attempt.error_code or "",

@@ -5,7 +5,13 @@ methods, the assertions, the control API and the timeline, none of which sees an
 else of the emulator.
 """
 
-from pytest_schedemu.records.history import RECORD_KINDS, DroppedRecords, History
+from pytest_schedemu.records.history import (
+    RECORD_KINDS,
+    DroppedRecords,
+    History,
+    RecordSink,
+    SavedHistory,
+)
 from pytest_schedemu.records.reader import Records, schedule_matches
 from pytest_schedemu.records.types import (
     ACTIVITY_KINDS,
@@ -40,6 +46,8 @@ __all__ = [
     "ExecutionSource",
     "History",
     "LazyFields",
+    "RecordSink",
     "Records",
+    "SavedHistory",
     "schedule_matches",
 ]

@@ -12,10 +12,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Generic, Optional, TypeVar
 
 from pytest_schedemu.model import Schedule
+from pytest_schedemu.records.known import Known
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
 from pytest_schedemu.times import EPOCH
 
@@ -23,10 +25,30 @@ T = TypeVar("T")
 
 #: The kinds of record, as ``dropped_records`` names them.
 RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
-#: How many schedules' last definitions are kept, most recently changed first: enough to
-#: draw the lanes of deleted schedules, without keeping every definition a long-running
-#: service ever saw.
-KEPT_DEFINITIONS = 1_000
+#: Hears every record the history keeps, as ``sink(kind, records)``, in the order kept:
+#: ``kind`` is one of ``RECORD_KINDS`` (executions: their sources), or ``schedules`` for
+#: ``note_schedule``'s (arn, group, name, target arn, dead-letter arn). Called under the
+#: history's lock, so it must only take note: never call back or take a lock.
+RecordSink = Callable[[str, Sequence[Any]], None]
+
+
+@dataclass
+class SavedHistory:
+    """A history as a saved state holds it, oldest first, to be put back by ``restore``."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+    activity: list[Activity] = field(default_factory=list)
+    #: (schedule ARN, occurrence), in generation order.
+    executions: list[tuple[str, ExecutionSource]] = field(default_factory=list)
+    #: How many records of each kind were dropped before these.
+    dropped: dict[str, int] = field(default_factory=dict)
+    #: (schedule ARN, group, name) of every known schedule, first seen first.
+    schedules: list[tuple[str, str, str]] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    dead_letter_queues: list[str] = field(default_factory=list)
+    #: False when ``max_records`` made the registry forget some of them.
+    complete: bool = True
 
 
 class DroppedRecords(int):
@@ -107,60 +129,6 @@ def _same(item: Any) -> Any:
     return item
 
 
-#: How many schedule names (and targets, and dead-letter queues) strict lookups remember.
-KNOWN_LIMIT = 10_000
-
-
-class Known:
-    """Every schedule, target and dead-letter queue that existed since the last clear.
-
-    Bounded: past ``KNOWN_LIMIT`` names (or ``max_records``, if lower) the oldest are
-    forgotten, and ``complete`` turns False (a lookup can then no longer call a name
-    unknown). A test resets long before that; a service that sees millions of names come
-    and go keeps a bounded memory. Used only under the history's lock.
-    """
-
-    def __init__(self) -> None:
-        #: schedule name -> its (schedule ARN, group) pairs, names in the order first seen.
-        self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
-        #: schedule ARN -> name, in the order first seen.
-        self.arns: dict[str, str] = {}
-        #: Target ARNs and dead-letter queue ARNs, in the order first seen.
-        self.targets: dict[str, None] = {}
-        self.dead_letter_queues: dict[str, None] = {}
-        #: schedule ARN -> its last definition, the most recently noted last.
-        self.definitions: dict[str, Schedule] = {}
-        self.complete = True
-
-    def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
-        name, group = schedule.name, schedule.group_name
-        pairs = self.by_name.get(name, ())
-        if (arn, group) not in pairs:
-            self.by_name[name] = (*pairs, (arn, group))
-        self.arns[arn] = name
-        self.definitions.pop(arn, None)
-        self.definitions[arn] = schedule
-        if len(self.definitions) > KEPT_DEFINITIONS:
-            del self.definitions[next(iter(self.definitions))]
-        self.targets[schedule.target.arn] = None
-        if schedule.target.dead_letter_arn is not None:
-            self.dead_letter_queues[schedule.target.dead_letter_arn] = None
-        cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
-        while len(self.arns) > cap:
-            self.complete = False
-            oldest = next(iter(self.arns))
-            oldest_name = self.arns.pop(oldest)
-            kept = tuple(pair for pair in self.by_name[oldest_name] if pair[0] != oldest)
-            if kept:
-                self.by_name[oldest_name] = kept
-            else:
-                del self.by_name[oldest_name]
-        for table in (self.targets, self.dead_letter_queues):
-            while len(table) > cap:
-                self.complete = False
-                del table[next(iter(table))]
-
-
 class History:
     """The bounded logs of attempts, executions, dead letters and activity.
 
@@ -185,6 +153,9 @@ class History:
         self._listeners: list[Callable[[Attempt], None]] = []
         self._known = Known()
         self._generation = 0
+        #: Where a saved state hears of new records (``persistence``); None keeps them in
+        #: memory only.
+        self.sink: RecordSink | None = None
 
     def clear(self) -> None:
         with self._lock:
@@ -196,6 +167,27 @@ class History:
             self._execution_order = deque()
             self._executions_dropped = 0
             self._known = Known()
+
+    def restore(self, saved: SavedHistory) -> None:
+        """Replace every record with those of a saved state; ``max_records`` still applies."""
+        self.clear()
+        with self._lock:
+            cap = self._max_records()
+            for kind in ("attempts", "dead_letters", "activity"):
+                log: _Log[Any] = getattr(self, "_" + kind)
+                log.dropped = saved.dropped.get(kind, 0)
+                records = getattr(saved, kind)
+                if kind == "activity":
+                    records = [_pack(activity, self._last_instant) for activity in records]
+                log.extend(records, cap)
+            for arn, source in saved.executions:
+                self._executions.setdefault(arn, deque()).append(source)
+                self._execution_order.append(arn)
+            self._executions_dropped = saved.dropped.get("executions", 0)
+            self._trim_executions()
+            self._known.restore(
+                saved.schedules, saved.targets, saved.dead_letter_queues, saved.complete
+            )
 
     def add_listener(self, listener: Callable[[Attempt], None]) -> None:
         """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
@@ -211,6 +203,10 @@ class History:
         is deleted."""
         with self._lock:
             self._known.note(schedule, arn, self._max_records())
+            if self.sink is not None:
+                target = schedule.target
+                noted = (arn, schedule.group_name, schedule.name, target.arn)
+                self.sink("schedules", ((*noted, target.dead_letter_arn),))
 
     def add_attempt(self, attempt: Attempt) -> None:
         self.add_attempts((attempt,))
@@ -218,6 +214,8 @@ class History:
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:
             self._attempts.extend(new, self._max_records())
+            if self.sink is not None:
+                self.sink("attempts", new)
 
     def announce(self, new: Sequence[Attempt]) -> None:
         """Tell the listeners of attempts just recorded. Call it holding no lock: a listener
@@ -231,10 +229,14 @@ class History:
     def add_dead_letter(self, letter: DeadLetter) -> None:
         with self._lock:
             self._dead_letters.extend((letter,), self._max_records())
+            if self.sink is not None:
+                self.sink("dead_letters", (letter,))
 
     def add_activity(self, activity: Activity) -> None:
         with self._lock:
             self._activity.extend((_pack(activity, self._last_instant),), self._max_records())
+            if self.sink is not None:
+                self.sink("activity", (activity,))
 
     def add_execution(self, schedule_arn: str, occurrence: ExecutionSource) -> None:
         """Keep a new occurrence of ``schedule_arn`` for executions()."""
@@ -245,6 +247,8 @@ class History:
             kept.append(occurrence)
             self._execution_order.append(schedule_arn)
             self._trim_executions()
+            if self.sink is not None:
+                self.sink("executions", (occurrence,))
 
     def add_executions(self, schedule_arn: str, occurrences: Sequence[ExecutionSource]) -> None:
         """Keep new occurrences of ``schedule_arn``, in generation order, for executions()."""
@@ -252,6 +256,8 @@ class History:
             self._executions.setdefault(schedule_arn, deque()).extend(occurrences)
             self._execution_order.extend([schedule_arn] * len(occurrences))
             self._trim_executions()
+            if self.sink is not None:
+                self.sink("executions", occurrences)
 
     def _trim_executions(self) -> None:
         cap = self._max_records()

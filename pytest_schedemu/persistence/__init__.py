@@ -1,0 +1,70 @@
+"""Durable state: the emulator's state kept in an SQLite file across restarts (``state=PATH``).
+
+The store and the dispatcher stay the one source of truth, in memory; the ``Journal``
+hears what changes in them and writes it at the end of each unit of work, in the critical
+section that acknowledges it, so the file never disagrees with what a client was told.
+``open_state`` reads a file back into a new emulator's parts and attaches the journal.
+``dump`` exports and imports a state as JSON.
+"""
+
+from __future__ import annotations
+
+from pytest_schedemu.clock import Clock
+from pytest_schedemu.dispatch.dispatcher import Dispatcher
+from pytest_schedemu.persistence.catchup import catch_up
+from pytest_schedemu.persistence.journal import Journal
+from pytest_schedemu.persistence.restore import queue_restored, restore
+from pytest_schedemu.persistence.schema import SCHEMA_VERSION, open_database
+from pytest_schedemu.records import History
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.store import Store
+from pytest_schedemu.times import floor_epoch
+
+__all__ = ["SCHEMA_VERSION", "Journal", "open_state"]
+
+
+def open_state(
+    path: str,
+    *,
+    store: Store,
+    dispatcher: Dispatcher,
+    history: History,
+    clock: Clock,
+    settings: Settings,
+) -> Journal:
+    """Open the state file at ``path`` (made if new), put what it holds back into the
+    emulator's (empty) parts, and journal every change from now on.
+
+    StateError when the file is refused; then nothing was changed, in memory or on disk.
+    """
+    database = open_database(path)
+    planner = dispatcher.planner
+    try:
+        with store.lock:
+            restored = restore(database, store=store, planner=planner, history=history, clock=clock)
+            journal = Journal(
+                database,
+                store=store,
+                planner=planner,
+                history=history,
+                clock=clock,
+                settings=settings,
+                position=restored.position,
+            )
+            store.journal = journal
+            history.sink = journal.hear
+            if clock.real_time:
+                catch_up(
+                    restored, dispatcher=dispatcher, journal=journal, now=floor_epoch(clock.now())
+                )
+            queue_restored(restored, planner)
+            for occurrence in restored.settling:
+                dispatcher.settlement.resume_giving_up(occurrence)
+                journal.occurrence_changed(occurrence)
+            journal.commit()
+    except BaseException:
+        store.journal = None
+        history.sink = None
+        database.close()
+        raise
+    return journal

@@ -1,0 +1,328 @@
+"""How each thing the state holds is written in the state file's rows, and read back.
+
+Instants are ISO 8601 text (exact to the microsecond) where they may carry a fraction, and
+whole epoch seconds where the dispatcher counts in them (nominal times, attempt times).
+Schedule definitions and other nested values are JSON with every non-ASCII character
+escaped, so that any text a request may carry (a lone surrogate in an Input included)
+survives the round trip; plain text columns fall back to UTF-8 bytes for such text.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from pytest_schedemu import jsontext
+from pytest_schedemu.dispatch.occurrences import Occurrence
+from pytest_schedemu.dispatch.settlement import retry_delay
+from pytest_schedemu.model import (
+    FlexibleTimeWindow,
+    RetryPolicy,
+    Schedule,
+    ScheduleGroup,
+    Target,
+)
+from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter
+from pytest_schedemu.times import floor_epoch, from_epoch, to_utc
+
+Row = tuple[Any, ...]
+
+
+def instant_text(instant: datetime) -> str:
+    return instant.isoformat()
+
+
+def instant(text: str) -> datetime:
+    return to_utc(text, what="stored instant")
+
+
+def optional_instant(text: str | None) -> datetime | None:
+    return None if text is None else instant(text)
+
+
+def optional_instant_text(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def column(text: str | None) -> str | bytes | None:
+    """Text as SQLite can take it: a lone surrogate cannot be UTF-8, so such text is kept
+    as the bytes Python's ``surrogatepass`` makes of it."""
+    if text is None or text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def text(value: str | bytes | None) -> str | None:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    return value
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# -- schedules and groups ---------------------------------------------------------------------
+
+
+def schedule_definition(schedule: Schedule) -> str:
+    target = schedule.target
+    window = schedule.flexible_time_window
+    return dumps(
+        {
+            "account_id": schedule.account_id,
+            "region": schedule.region,
+            "group_name": schedule.group_name,
+            "name": schedule.name,
+            "schedule_expression": schedule.schedule_expression,
+            "flexible_time_window": [window.mode, window.maximum_window_in_minutes],
+            "target": {
+                "arn": target.arn,
+                "role_arn": target.role_arn,
+                "input": target.input,
+                "retry_policy": [
+                    target.retry_policy.maximum_event_age_in_seconds,
+                    target.retry_policy.maximum_retry_attempts,
+                ],
+                "dead_letter_config": target.dead_letter_config,
+                "parameters": target.parameters,
+            },
+            "creation_date": instant_text(schedule.creation_date),
+            "last_modification_date": instant_text(schedule.last_modification_date),
+            "timezone": schedule.timezone,
+            "state": schedule.state,
+            "action_after_completion": schedule.action_after_completion,
+            "description": schedule.description,
+            "start_date": optional_instant_text(schedule.start_date),
+            "end_date": optional_instant_text(schedule.end_date),
+            "kms_key_arn": schedule.kms_key_arn,
+        }
+    )
+
+
+def schedule_from(definition: str, incarnation: int) -> Schedule:
+    data = json.loads(definition)
+    target = data["target"]
+    mode, minutes = data["flexible_time_window"]
+    age, retries = target["retry_policy"]
+    return Schedule(
+        account_id=data["account_id"],
+        region=data["region"],
+        group_name=data["group_name"],
+        name=data["name"],
+        schedule_expression=data["schedule_expression"],
+        flexible_time_window=FlexibleTimeWindow(mode, minutes),
+        target=Target(
+            arn=target["arn"],
+            role_arn=target["role_arn"],
+            input=target["input"],
+            retry_policy=RetryPolicy(age, retries),
+            dead_letter_config=target["dead_letter_config"],
+            parameters=target["parameters"],
+        ),
+        creation_date=instant(data["creation_date"]),
+        last_modification_date=instant(data["last_modification_date"]),
+        incarnation=incarnation,
+        timezone=data["timezone"],
+        state=data["state"],
+        action_after_completion=data["action_after_completion"],
+        description=data["description"],
+        start_date=optional_instant(data["start_date"]),
+        end_date=optional_instant(data["end_date"]),
+        kms_key_arn=data["kms_key_arn"],
+    )
+
+
+def group_row(group: ScheduleGroup, removal_due: datetime | None) -> Row:
+    return (
+        group.account_id,
+        group.region,
+        group.name,
+        instant_text(group.creation_date),
+        instant_text(group.last_modification_date),
+        group.state,
+        dumps(group.tags),
+        optional_instant_text(removal_due),
+    )
+
+
+def group_from(row: Row) -> tuple[ScheduleGroup, datetime | None]:
+    account, region, name, created, modified, state, tags, removal_due = row
+    group = ScheduleGroup(
+        account,
+        region,
+        name,
+        instant(created),
+        instant(modified),
+        state,
+        tuple((key, value) for key, value in json.loads(tags)),
+    )
+    return group, optional_instant(removal_due)
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+def attempt_row(number: int, attempt: Attempt) -> Row:
+    """The row of an attempt: reading every field works out the lazy ones."""
+    return (
+        number,
+        attempt.incarnation,
+        floor_epoch(attempt.scheduled_time),
+        attempt.schedule_arn,
+        attempt.target_arn,
+        floor_epoch(attempt.attempted_at),
+        attempt.attempt_number,
+        attempt.event_id,
+        attempt.execution_id,
+        column(attempt.input),
+        column(attempt.request_text),
+        attempt.succeeded,
+        column(attempt.error_code),
+        column(attempt.error_message),
+        attempt.retryable,
+        attempt.group_name,
+        attempt.schedule_name,
+    )
+
+
+class StoredAttemptFields:
+    """The parsed fields of a restored attempt, parsed on first read like a live one's."""
+
+    __slots__ = ("_input", "_request_text")
+
+    def __init__(self, input_text: str | None, request_text: str) -> None:
+        self._input = input_text
+        self._request_text = request_text
+
+    def compute(self, name: str) -> Any:
+        if name == "payload":
+            return jsontext.loads_or_none(self._input)
+        if name == "request":
+            return jsontext.loads_or_none(self._request_text)
+        raise AttributeError(name)
+
+
+def attempt_from(row: Row) -> Attempt:
+    (
+        _,
+        incarnation,
+        nominal,
+        schedule_arn,
+        target_arn,
+        attempted_at,
+        number,
+        event_id,
+        execution_id,
+        input_value,
+        request_value,
+        succeeded,
+        error_code,
+        error_message,
+        retryable,
+        group,
+        name,
+    ) = row
+    input_text = text(input_value)
+    request_text = text(request_value) or ""
+    known = {
+        "schedule_arn": schedule_arn,
+        "target_arn": target_arn,
+        "scheduled_time": from_epoch(nominal),
+        "attempted_at": from_epoch(attempted_at),
+        "attempt_number": number,
+        "event_id": event_id,
+        "execution_id": execution_id,
+        "input": input_text,
+        "request_text": request_text,
+        "succeeded": bool(succeeded),
+        "error_code": text(error_code),
+        "error_message": text(error_message),
+        "retryable": None if retryable is None else bool(retryable),
+        "group_name": group,
+        "schedule_name": name,
+        "incarnation": incarnation,
+    }
+    return Attempt.lazily(known, StoredAttemptFields(input_text, request_text))
+
+
+def dead_letter_row(number: int, letter: DeadLetter) -> Row:
+    return (
+        number,
+        letter.queue_arn,
+        column(letter.body),
+        json.dumps(letter.attributes),
+        letter.schedule_arn,
+        floor_epoch(letter.scheduled_time),
+        optional_instant_text(letter.sent_at),
+        letter.queue_url,
+        letter.delivered,
+    )
+
+
+def dead_letter_from(row: Row) -> DeadLetter:
+    _, queue_arn, body_value, attributes, schedule_arn, scheduled, sent_at, url, delivered = row
+    body = text(body_value) or ""
+    return DeadLetter(
+        queue_arn=queue_arn,
+        body=body,
+        payload=jsontext.loads_or_none(body),
+        attributes=json.loads(attributes),
+        schedule_arn=schedule_arn,
+        scheduled_time=from_epoch(scheduled),
+        sent_at=optional_instant(sent_at),
+        queue_url=url,
+        delivered=bool(delivered),
+    )
+
+
+def activity_row(number: int, activity: Activity) -> Row:
+    scheduled = activity.scheduled_time
+    return (
+        number,
+        activity.kind,
+        instant_text(activity.at),
+        activity.schedule_arn,
+        None if scheduled is None else floor_epoch(scheduled),
+        column(activity.detail),
+    )
+
+
+def activity_from(row: Row) -> Activity:
+    _, kind, at, schedule_arn, scheduled, detail = row
+    return Activity(
+        kind,
+        instant(at),
+        schedule_arn,
+        None if scheduled is None else from_epoch(scheduled),
+        text(detail) or "",
+    )
+
+
+#: The status of an occurrence that failed for good and is still giving up (its dead letter
+#: or drop not yet recorded); in memory it is ``invocation_error``, still pending.
+SETTLING = "settling"
+#: The statuses of occurrences that still have work to do.
+UNSETTLED = (PENDING, RETRYING, SETTLING)
+
+
+def occurrence_state(occurrence: Occurrence) -> tuple[str, int | None, int | None]:
+    """(status, next attempt number, its due second) of an occurrence as the file keeps it."""
+    attempts = occurrence.attempts
+    pending = occurrence.status in (PENDING, RETRYING)
+    if not attempts and (pending or occurrence in occurrence.plan.pending):
+        return PENDING, 1, occurrence.first_due
+    if pending:
+        last = attempts[-1]
+        number = last.attempt_number
+        return RETRYING, number + 1, floor_epoch(last.attempted_at) + retry_delay(number - 1)
+    if occurrence in occurrence.plan.pending:
+        # Failed for good, but its dead letter is still being sent (or its drop recorded):
+        # a state read back finishes that.
+        return SETTLING, None, None
+    return occurrence.status, None, None

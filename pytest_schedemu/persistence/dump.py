@@ -1,0 +1,169 @@
+"""A state as JSON: what ``schedemu state export`` writes and ``schedemu state import`` reads.
+
+The dump holds the state file's tables row by row, each row an object of its columns, with
+the nested values (schedule definitions, group tags, dead-letter attributes, the metadata)
+as JSON rather than as text, so it reads well in a bug report and can be edited to seed a
+local stack. Exporting reads one consistent snapshot, also while ``schedemu serve`` is
+writing the file. Importing replaces the state held at the path, all or nothing, and only
+after the dump has been restored once into a scratch emulator: a dump that could not be
+served is refused and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+from pytest_schedemu._version import __version__
+from pytest_schedemu.clock import VirtualClock
+from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.errors import StateError
+from pytest_schedemu.persistence import codec
+from pytest_schedemu.persistence.restore import restore
+from pytest_schedemu.persistence.schema import SCHEMA_VERSION, TABLES, Database, open_database
+from pytest_schedemu.records import History
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.store import Store
+from pytest_schedemu.times import EPOCH
+
+FORMAT = "schedemu-state"
+_JSON_COLUMNS = {("groups", "tags"), ("schedules", "definition"), ("dead_letters", "attributes")}
+_BLOB_COLUMNS = {("tokens", "body")}
+
+
+def export_state(path: str) -> dict[str, Any]:
+    """The state held at ``path`` as a JSON-ready document."""
+    database = open_database(path, create=False, owner=False)
+    try:
+        connection = database.connection
+        connection.execute("BEGIN")  # one snapshot of every table
+        tables: dict[str, Any] = {}
+        for table in TABLES:
+            cursor = connection.execute(f"SELECT * FROM {table}")
+            columns = [description[0] for description in cursor.description]
+            rows = [
+                {column: _exported(table, column, value) for column, value in zip(columns, row)}
+                for row in cursor
+            ]
+            if table == "meta":
+                tables[table] = {row["key"]: json.loads(row["value"]) for row in rows}
+            else:
+                tables[table] = rows
+        connection.execute("COMMIT")
+    except sqlite3.Error as error:
+        raise StateError(f"Could not read the state file {path!r}: {error}") from None
+    finally:
+        database.close()
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "exported_by": f"pytest-schedemu {__version__}",
+        "tables": tables,
+    }
+
+
+def _exported(table: str, column: str, value: Any) -> Any:
+    if (table, column) in _JSON_COLUMNS:
+        return json.loads(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    return value
+
+
+def import_state(document: Any, path: str) -> dict[str, int]:
+    """Replace the state held at ``path`` (made if new) with a dump; the rows per table."""
+    tables = _checked(document)
+    database = open_database(path, take_over=False)
+    try:
+        connection = database.connection
+        counts: dict[str, int] = {}
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for table in TABLES:
+                connection.execute(f"DELETE FROM {table}")
+                counts[table] = _insert(connection, table, tables.get(table, []))
+            _try_restore(database)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+    finally:
+        database.close()
+    return counts
+
+
+def _checked(document: Any) -> dict[str, Any]:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise StateError(
+            f'Not a schedemu state dump: expected a JSON object with "format": "{FORMAT}" '
+            "(what schedemu state export writes)"
+        )
+    version = document.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise StateError(
+            f"The dump holds state schema version {version!r}; this pytest-schedemu imports "
+            f"version {SCHEMA_VERSION}: import it with the release that exported it, open "
+            "that state with this release (it migrates), and export again"
+        )
+    tables = document.get("tables")
+    if not isinstance(tables, dict) or not isinstance(tables.get("meta", {}), dict):
+        raise StateError('The dump has no "tables" object (with "meta" an object)')
+    unknown = sorted(set(tables) - set(TABLES))
+    if unknown:
+        raise StateError(f"The dump has unknown tables {unknown}: expected {list(TABLES)}")
+    return tables
+
+
+def _insert(connection: sqlite3.Connection, table: str, rows: Any) -> int:
+    if table == "meta":
+        rows = [{"key": key, "value": codec.dumps(value)} for key, value in rows.items()]
+    if not isinstance(rows, list):
+        raise StateError(f'The dump\'s table "{table}" is not a list of rows')
+    columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+    statement = f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})"
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or set(row) != set(columns):
+            raise StateError(
+                f'Row {index} of the dump\'s table "{table}" must be an object with exactly '
+                f"the columns {columns}"
+            )
+        values = [_imported(table, column, row[column]) for column in columns]
+        try:
+            connection.execute(statement, values)
+        except sqlite3.Error as error:
+            raise StateError(f'Row {index} of the dump\'s table "{table}": {error}') from None
+    return len(rows)
+
+
+def _imported(table: str, column: str, value: Any) -> Any:
+    if (table, column) in _JSON_COLUMNS:
+        return codec.dumps(value)
+    if (table, column) in _BLOB_COLUMNS and isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, str):
+        return codec.column(value)
+    if value is not None and not isinstance(value, (int, float)):
+        raise StateError(
+            f'Column "{column}" of the dump\'s table "{table}" holds {value!r}: expected text, '
+            "a number or null"
+        )
+    return value
+
+
+def _try_restore(database: Database) -> None:
+    """Restore the rows written so far into a scratch emulator: a dump that could not be
+    served is refused before anything is committed."""
+    now: datetime = EPOCH
+    settings = Settings()
+    history = History()
+    store = Store(now, settings)
+    planner = Planner(settings=settings, history=history, now=lambda: now, notify=lambda: None)
+    try:
+        restore(database, store=store, planner=planner, history=history, clock=VirtualClock(now))
+    except StateError as error:
+        raise StateError(f"The dump cannot be restored: {error}") from None
+    except Exception as error:
+        raise StateError(f"The dump cannot be restored ({type(error).__name__}: {error})") from None

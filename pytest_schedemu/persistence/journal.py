@@ -1,0 +1,398 @@
+"""The write side of a state file: what changed, written at the end of each unit of work.
+
+Nothing is written while a request or a clock step is under way. The store says which of
+its keys it touched, the history hands over each record it keeps, and the occurrences and
+plans those records belong to are read as they stand. ``commit``, called at the end of the
+unit of work that acknowledges something (an API request, a clock operation or a batch of
+its steps, a settlement), writes all of it in one transaction under the store lock. The
+file therefore always holds a state the emulator was in between two units of work, and a
+client is never told of a change before it is on disk.
+
+An occurrence is written as the work it still needs: the attempt to make next, and when.
+An attempt under way (delivered, not yet settled) is written as still to be made, so a
+crash repeats it rather than losing it: at-least-once, as AWS promises.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any, Callable
+
+from pytest_schedemu.clock import Clock
+from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
+from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.errors import StateError
+from pytest_schedemu.idempotency import TokenKey
+from pytest_schedemu.persistence import codec
+from pytest_schedemu.persistence.restore import Position
+from pytest_schedemu.persistence.schema import (
+    FORGET_TOKEN,
+    INSERT_RECORD,
+    SCHEMA_VERSION,
+    TABLES,
+    Database,
+    open_database,
+    prune,
+)
+from pytest_schedemu.records import History
+from pytest_schedemu.settings import Settings
+from pytest_schedemu.store import Store
+from pytest_schedemu.times import floor_epoch
+
+#: A batched commit (recorded deliveries) waits until this many records have gathered.
+BATCH_RECORDS = 1000
+
+_LOGS = ("attempts", "dead_letters", "activity", "executions")
+_ROW: dict[str, Callable[[int, Any], codec.Row]] = {
+    "attempts": codec.attempt_row,
+    "dead_letters": codec.dead_letter_row,
+    "activity": codec.activity_row,
+}
+
+
+class Journal:
+    """Hears every change to the state and writes it at each commit (``StoreJournal``)."""
+
+    schema_version = SCHEMA_VERSION
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        store: Store,
+        planner: Planner,
+        history: History,
+        clock: Clock,
+        settings: Settings,
+        position: Position,
+    ) -> None:
+        self.path = database.path
+        self._database: Database | None = database
+        self._store = store
+        self._planner = planner
+        self._history = history
+        self._clock = clock
+        self._settings = settings
+        self._ids = {kind: position.ids.get(kind, 0) for kind in (*_LOGS, "known")}
+        self._dropped = dict(position.dropped)
+        self._known = dict(position.known)
+        self._known_complete = position.known_complete
+        self._clock_written = position.clock
+        # What changed since the last commit. The history's records arrive from threads
+        # that may not hold the store lock (a dead letter is sent without it): a deque
+        # takes appends from any thread; everything else is touched under the lock.
+        self._heard: deque[tuple[str, Sequence[Any]]] = deque()
+        self._backlog: list[tuple[str, Sequence[Any]]] = []
+        self._gathered = 0
+        self._groups: set[tuple[str, str, str]] = set()
+        self._schedules: set[tuple[str, str, str, str]] = set()
+        self._tokens: set[TokenKey] = set()
+        self._occurrences: set[Occurrence] = set()
+        self._settling: set[Occurrence] = set()
+        self._plans: set[Plan] = set()
+        #: Occurrences written as unsettled, by incarnation and nominal time.
+        self._live: dict[int, dict[int, Occurrence]] = {}
+        for occurrence in position.live:
+            self._live.setdefault(occurrence.plan.seq, {})[occurrence.nominal] = occurrence
+
+    # -- hearing of changes ------------------------------------------------------------------
+
+    def touched(self, account_id: str, region: str, group: str, name: str | None) -> None:
+        if name is None:
+            self._groups.add((account_id, region, group))
+        else:
+            self._schedules.add((account_id, region, group, name))
+
+    def token_stored(self, key: TokenKey) -> None:
+        self._tokens.add(key)
+
+    def hear(self, kind: str, records: Sequence[Any]) -> None:
+        """The history's sink: called under its lock, so it only takes note."""
+        self._heard.append((kind, tuple(records)))
+        self._gathered += len(records)
+
+    def occurrence_changed(self, occurrence: Occurrence) -> None:
+        self._occurrences.add(occurrence)
+
+    def plan_changed(self, plan: Plan) -> None:
+        self._plans.add(plan)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def commit(self, *, batch: bool = False) -> None:
+        """Write what changed since the last commit, in one transaction. Call it under the
+        store lock; ``batch`` waits until enough records have gathered."""
+        if batch and self._gathered < BATCH_RECORDS:
+            return
+        now = self._clock.now()
+        moved = not self._clock.real_time and now != self._clock_written
+        if not (
+            moved
+            or self._heard
+            or self._backlog
+            or self._groups
+            or self._schedules
+            or self._tokens
+            or self._occurrences
+            or self._plans
+        ):
+            return
+        self._gathered = 0
+        heard = self._heard
+        self._backlog.extend(heard.popleft() for _ in range(len(heard)))
+        counters = (dict(self._ids), dict(self._dropped), dict(self._known), self._known_complete)
+        connection = self._open().connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            self._write(connection, now)
+            connection.execute("COMMIT")
+        except BaseException as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            # Everything stays to be written by the next commit.
+            self._ids, self._dropped, self._known, self._known_complete = counters
+            if isinstance(error, sqlite3.Error):
+                raise StateError(
+                    f"Could not write the state file {self.path!r}: {error}; the emulator's "
+                    "memory is ahead of it until a later write succeeds"
+                ) from error
+            raise
+        self._backlog = []
+        self._groups.clear()
+        self._schedules.clear()
+        self._tokens.clear()
+        self._plans.clear()
+        # One still giving up is written again once it has: nothing else would say so.
+        self._occurrences = self._settling
+        self._settling = set()
+        self._clock_written = now
+
+    def _write(self, connection: sqlite3.Connection, now: datetime) -> None:
+        new: list[tuple[int, Occurrence]] = []
+        for kind, records in self._backlog:
+            if kind == "executions":
+                for occurrence in records:
+                    self._ids["executions"] += 1
+                    new.append((self._ids["executions"], occurrence))
+                    self._plans.add(occurrence.plan)
+            elif kind == "schedules":
+                self._write_known(connection, records)
+            else:
+                self._write_log(connection, kind, records)
+        self._write_store(connection)
+        self._write_occurrences(connection, new)
+        for plan in self._plans:
+            connection.execute(
+                "UPDATE schedules SET last_dispatched = ? WHERE incarnation = ?",
+                (plan.last_dispatched, plan.seq),
+            )
+        self._write_meta(connection, now)
+
+    def _write_log(self, connection: sqlite3.Connection, kind: str, records: Sequence[Any]) -> None:
+        first = self._ids[kind] + 1
+        self._ids[kind] += len(records)
+        row = _ROW[kind]
+        connection.executemany(
+            INSERT_RECORD[kind],
+            (row(first + index, record) for index, record in enumerate(records)),
+        )
+        if kind == "attempts":
+            for attempt in records:
+                live = self._live.get(attempt.incarnation)
+                if live is not None:
+                    occurrence = live.get(floor_epoch(attempt.scheduled_time))
+                    if occurrence is not None:
+                        self._occurrences.add(occurrence)
+
+    def _write_known(self, connection: sqlite3.Connection, notes: Sequence[Any]) -> None:
+        for arn, group, name, target_arn, dead_letter_arn in notes:
+            entries = [("schedule", arn, group, name), ("target", target_arn, None, None)]
+            if dead_letter_arn is not None:
+                entries.append(("dlq", dead_letter_arn, None, None))
+            for kind, key, group_name, schedule_name in entries:
+                self._ids["known"] += 1
+                cursor = connection.execute(
+                    "INSERT OR IGNORE INTO known VALUES (?, ?, ?, ?, ?)",
+                    (kind, key, group_name, schedule_name, self._ids["known"]),
+                )
+                self._known[kind] = self._known.get(kind, 0) + cursor.rowcount
+        cap = self._settings.max_records
+        for kind, count in self._known.items():
+            if cap is not None and count > cap:
+                # The registry in memory forgets its oldest entries the same way.
+                connection.execute(
+                    "DELETE FROM known WHERE kind = ? AND seq <= (SELECT seq FROM known "
+                    "WHERE kind = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                    (kind, kind, cap),
+                )
+                self._known[kind] = cap
+                self._known_complete = False
+
+    def _write_store(self, connection: sqlite3.Connection) -> None:
+        store = self._store
+        for account, region, name in self._groups:
+            group = store.region(account, region).groups.get(name)
+            if group is None:
+                connection.execute(
+                    "DELETE FROM groups WHERE account = ? AND region = ? AND name = ?",
+                    (account, region, name),
+                )
+                continue
+            due = None
+            if group.state == "DELETING":
+                delay = timedelta(seconds=self._settings.group_deletion_delay)
+                due = group.last_modification_date + delay
+            connection.execute(
+                "INSERT OR REPLACE INTO groups VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                codec.group_row(group, due),
+            )
+        for key in self._schedules:
+            self._write_schedule(connection, key)
+        for token in self._tokens:
+            response = store.stored_response(*token)
+            if response is None:  # forgotten: only the newest max_idempotency_tokens are kept
+                connection.execute(FORGET_TOKEN, token)
+            else:
+                connection.execute(
+                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (*token, response.fingerprint, response.status, response.body),
+                )
+
+    def _write_schedule(self, connection: sqlite3.Connection, key: tuple[str, ...]) -> None:
+        account, region, group, name = key
+        where = "account = ? AND region = ? AND grp = ? AND name = ?"
+        before = connection.execute(f"SELECT incarnation FROM schedules WHERE {where}", key)
+        incarnations = {row[0] for row in before}
+        schedule = self._store.region(account, region).schedules.get((group, name))
+        if schedule is None:
+            connection.execute(f"DELETE FROM schedules WHERE {where}", key)
+        else:
+            incarnations.add(schedule.incarnation)
+            plan = self._planner.plans.get(schedule.incarnation)
+            connection.execute(
+                "INSERT OR REPLACE INTO schedules VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *key,
+                    schedule.incarnation,
+                    codec.schedule_definition(schedule),
+                    None if plan is None else plan.last_dispatched,
+                ),
+            )
+        # An update or a deletion cancels what the incarnation had pending.
+        for incarnation in incarnations:
+            self._occurrences.update(self._live.get(incarnation, {}).values())
+
+    def _write_occurrences(
+        self, connection: sqlite3.Connection, new: list[tuple[int, Occurrence]]
+    ) -> None:
+        fresh = set()
+        for seq, occurrence in new:
+            fresh.add(occurrence)
+            plan = occurrence.plan
+            schedule = occurrence.schedule
+            connection.execute(
+                "INSERT INTO occurrences VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    seq,
+                    plan.seq,
+                    occurrence.nominal,
+                    plan.arn,
+                    schedule.group_name,
+                    schedule.name,
+                    occurrence.first_due,
+                    *self._state_columns(occurrence),
+                ),
+            )
+        for occurrence in self._occurrences:
+            if occurrence not in fresh:
+                connection.execute(
+                    "UPDATE occurrences SET status = ?, first_attempt_at = ?, exhausted = ?, "
+                    "next_number = ?, next_due = ? WHERE incarnation = ? AND nominal = ?",
+                    (*self._state_columns(occurrence), occurrence.plan.seq, occurrence.nominal),
+                )
+
+    def _state_columns(self, occurrence: Occurrence) -> tuple[Any, ...]:
+        status, number, due = codec.occurrence_state(occurrence)
+        if status == codec.SETTLING:
+            self._settling.add(occurrence)
+        live = self._live.setdefault(occurrence.plan.seq, {})
+        if number is None and status != codec.SETTLING:
+            live.pop(occurrence.nominal, None)
+            if not live:
+                del self._live[occurrence.plan.seq]
+        else:
+            live[occurrence.nominal] = occurrence
+        return status, occurrence.first_attempt_at, occurrence.exhausted, number, due
+
+    def _write_meta(self, connection: sqlite3.Connection, now: datetime) -> None:
+        created_at, incarnations = self._store.counters
+        values: dict[str, Any] = {
+            "clock": codec.instant_text(now),
+            "created_at": codec.instant_text(created_at),
+            "incarnations": incarnations,
+            "known_complete": self._known_complete,
+        }
+        dropped = self._history.dropped_records.by_kind
+        if dropped != self._dropped:
+            values["dropped"] = dropped
+            prune(connection, dropped)
+            self._dropped = dict(dropped)
+        connection.executemany(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+            ((key, codec.dumps(value)) for key, value in values.items()),
+        )
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Empty the file, as a reset empties the emulator (call it under the store lock,
+        after the reset)."""
+        self._heard.clear()
+        self._backlog = []
+        self._gathered = 0
+        for changes in (self._groups, self._schedules, self._tokens, self._occurrences):
+            changes.clear()
+        self._settling.clear()
+        self._plans.clear()
+        self._live.clear()
+        self._ids = dict.fromkeys(self._ids, 0)
+        self._dropped = {}
+        self._known = {}
+        self._known_complete = True
+        connection = self._open().connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for table in TABLES:
+                connection.execute(f"DELETE FROM {table}")
+            self._write_meta(connection, self._clock.now())
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise StateError(f"Could not empty the state file {self.path!r}: {error}") from None
+        self._clock_written = self._clock.now()
+
+    def _open(self) -> Database:
+        # After close() (the emulator stopped), a change made in process opens it again,
+        # unless another emulator has opened it since.
+        if self._database is None:
+            self._database = open_database(self.path, take_over=False)
+        if self._database.superseded:
+            raise StateError(
+                f"The state file {self.path!r} was opened by another Emulator of this "
+                "process, which took it over; this one no longer writes to it"
+            )
+        return self._database
+
+    def close(self) -> None:
+        """Write what is left and let the file go (its lock included)."""
+        try:
+            if self._database is None or not self._database.superseded:
+                self.commit()
+        finally:
+            database, self._database = self._database, None
+            if database is not None:
+                database.close()

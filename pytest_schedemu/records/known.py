@@ -1,0 +1,87 @@
+"""What existed since the last reset: the registry strict lookups and assertions consult.
+
+A lookup of a schedule, a target or a dead-letter queue that nothing ever had is refused;
+so the history remembers every name, target and queue it saw, boundedly, and the last
+definitions of schedules (deleted ones too), so that a picture can still draw them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pytest_schedemu.model import Schedule
+
+#: How many schedules' last definitions are kept, most recently changed first: enough to
+#: draw the lanes of deleted schedules, without keeping every definition a long-running
+#: service ever saw.
+KEPT_DEFINITIONS = 1_000
+
+#: How many schedule names (and targets, and dead-letter queues) strict lookups remember.
+KNOWN_LIMIT = 10_000
+
+
+class Known:
+    """Every schedule, target and dead-letter queue that existed since the last clear.
+
+    Bounded: past ``KNOWN_LIMIT`` names (or ``max_records``, if lower) the oldest are
+    forgotten, and ``complete`` turns False (a lookup can then no longer call a name
+    unknown). A test resets long before that; a service that sees millions of names come
+    and go keeps a bounded memory. Used only under the history's lock.
+    """
+
+    def __init__(self) -> None:
+        #: schedule name -> its (schedule ARN, group) pairs, names in the order first seen.
+        self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: schedule ARN -> name, in the order first seen.
+        self.arns: dict[str, str] = {}
+        #: Target ARNs and dead-letter queue ARNs, in the order first seen.
+        self.targets: dict[str, None] = {}
+        self.dead_letter_queues: dict[str, None] = {}
+        #: schedule ARN -> its last definition, the most recently noted last.
+        self.definitions: dict[str, Schedule] = {}
+        self.complete = True
+
+    def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
+        name, group = schedule.name, schedule.group_name
+        pairs = self.by_name.get(name, ())
+        if (arn, group) not in pairs:
+            self.by_name[name] = (*pairs, (arn, group))
+        self.arns[arn] = name
+        self.definitions.pop(arn, None)
+        self.definitions[arn] = schedule
+        if len(self.definitions) > KEPT_DEFINITIONS:
+            del self.definitions[next(iter(self.definitions))]
+        self.targets[schedule.target.arn] = None
+        if schedule.target.dead_letter_arn is not None:
+            self.dead_letter_queues[schedule.target.dead_letter_arn] = None
+        cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
+        while len(self.arns) > cap:
+            self.complete = False
+            oldest = next(iter(self.arns))
+            oldest_name = self.arns.pop(oldest)
+            kept = tuple(pair for pair in self.by_name[oldest_name] if pair[0] != oldest)
+            if kept:
+                self.by_name[oldest_name] = kept
+            else:
+                del self.by_name[oldest_name]
+        for table in (self.targets, self.dead_letter_queues):
+            while len(table) > cap:
+                self.complete = False
+                del table[next(iter(table))]
+
+    def restore(
+        self,
+        schedules: Iterable[tuple[str, str, str]],
+        targets: Iterable[str],
+        dead_letter_queues: Iterable[str],
+        complete: bool,
+    ) -> None:
+        """Put back what a saved state remembered: (ARN, group, name) of its schedules."""
+        for arn, group, name in schedules:
+            pairs = self.by_name.get(name, ())
+            if (arn, group) not in pairs:
+                self.by_name[name] = (*pairs, (arn, group))
+            self.arns[arn] = name
+        self.targets = dict.fromkeys(targets)
+        self.dead_letter_queues = dict.fromkeys(dead_letter_queues)
+        self.complete = complete

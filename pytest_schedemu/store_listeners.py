@@ -1,0 +1,31 @@
+"""Who listens to the store: the dispatcher, which re-plans what changed, and, with a state
+path, the journal that makes the state durable. Both are told under the store's lock."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from pytest_schedemu.idempotency import TokenKey
+from pytest_schedemu.model import Schedule, ScheduleGroup
+
+
+class StoreObserver(Protocol):
+    """What the dispatcher hears from the store. Called with the store lock held."""
+
+    def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None: ...
+
+    def schedule_removed(self, schedule: Schedule, reason: str) -> None: ...
+
+    def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
+
+
+class StoreJournal(Protocol):
+    """What makes the state durable (``persistence``): told which keys changed, under the
+    store lock, and asked to commit at the end of each unit of work."""
+
+    def touched(self, account_id: str, region: str, group: str, name: str | None) -> None: ...
+
+    def token_stored(self, key: TokenKey) -> None: ...
+
+    def commit(self, *, batch: bool = False) -> None: ...
