@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from pytest_schedemu import Emulator
 
-from .conftest import error_of, schedule_args
+from .conftest import QUEUE, ROLE, error_of, schedule_args
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 
@@ -108,3 +109,18 @@ def test_only_the_newest_tokens_are_remembered(emu: Emulator, client: Any) -> No
     client.create_schedule(**schedule_args("b"), ClientToken="token-b")
     with pytest.raises(client.exceptions.ConflictException, match="Schedule a already exists"):
         client.create_schedule(**schedule_args("a"), ClientToken="token-a")
+
+
+def test_a_lone_surrogate_in_a_tokened_request_is_no_server_error(raw: Any) -> None:
+    # JSON allows "\ud800" in a string; the fingerprint and the answer must survive it.
+    body = json.dumps(
+        {
+            **schedule_args(Target={"Arn": QUEUE, "RoleArn": ROLE, "Input": "\ud800"}),
+            "ClientToken": "t",
+        }
+    )
+    created = raw("POST", "/schedules/s1", body)
+    assert created.status == 200
+    assert raw("POST", "/schedules/s1", body).json == created.json  # replayed
+    got = raw("GET", "/schedules/s1")
+    assert got.status == 200 and got.json["Target"]["Input"] == "\ud800"
