@@ -214,7 +214,7 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     from pytest_schedemu import assertions
     from pytest_schedemu.times import wall_clock_now
 
-    assertions.configure(verbosity=request.config.get_verbosity())
+    assertions.configure(verbosity=int(request.config.getoption("verbose")))
     options = _options(request)
     emulator = schedemu_server
     try:

@@ -24,7 +24,7 @@ def clients(emu: Emulator) -> tuple[Any, Any]:
     return emu.client(), emu.client(region_name="eu-west-1", aws_access_key_id=OTHER_ACCOUNT)
 
 
-def setup(emu: Emulator) -> None:
+def prepare(emu: Emulator) -> None:
     client, elsewhere = clients(emu)
     client.create_schedule_group(Name="g1", Tags=[{"Key": "team", "Value": "a"}])
     client.create_schedule_group(Name="g2")
@@ -122,7 +122,7 @@ def delete_abroad(emu: Emulator) -> None:
 
 
 STEPS: list[Step] = [
-    setup,
+    prepare,
     advance(minutes=37),
     advance(minutes=63),
     retry_the_token,
