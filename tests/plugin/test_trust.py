@@ -190,7 +190,10 @@ def test_it(schedemu, scheduler_client):
     result.assert_outcomes(failed=1)
     output = result.stdout.str()
     assert "schedemu attempts" not in output
-    assert output.count("default/s1 #1 delivered") <= 13
+    # pytest's own short summary repeats the whole message when it runs on CI; only the
+    # failure report itself is ours to keep short.
+    report = output.split("short test summary info")[0]
+    assert report.count("default/s1 #1 delivered") <= 13
 
 
 def test_full_payloads_with_very_verbose(pytester: pytest.Pytester) -> None:
