@@ -204,12 +204,12 @@ class Emulator(Inspection):
         that cannot be None means the emulator's own value).
         """
         self.clock.guard.refuse_inside()
-        values = self.settings.restored(self._own, settings)
+        restored = self.settings.restored(self._own, settings)
         placed = None if start is None else to_utc(start, what="start")
         with self.clock.operation_lock, self._store.lock:
             if placed is not None:
                 self.clock.place(placed)
-            self.settings.configure(**values)
+            self.settings.adopt(restored)
             self._dispatcher.follow_delivery_setting()
             self._dispatcher.reset()
             self._store.reset(self.clock.now())

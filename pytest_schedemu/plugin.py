@@ -11,8 +11,10 @@ emulator's own value.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-from collections.abc import Iterator
+import types
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
 _TIMELINE_KEY = pytest.StashKey["_TimelineRequest"]()
+_SESSION_TEXTS_KEY = pytest.StashKey[dict[str, list[Any]]]()
 
 # Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
 # test modules at collection, too) give every scheduler client the interception handlers.
@@ -80,8 +83,10 @@ _ENDPOINT_VARIABLE = "AWS_ENDPOINT_URL_SCHEDULER"
 _DUMMY_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 
 
-def _test_settings() -> dict[str, Option]:
-    return {name: option for name, option in options().items() if option.scope == TEST}
+@functools.cache
+def _test_settings() -> Mapping[str, Option]:
+    settings = {name: option for name, option in options().items() if option.scope == TEST}
+    return types.MappingProxyType(settings)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -144,6 +149,18 @@ class _TimelineRequest:
     written: Path | None = None
 
 
+def _session_texts(config: pytest.Config) -> dict[str, list[Any]]:
+    """Each option's command-line and ini values, in that order; read once per session."""
+    texts = config.stash.get(_SESSION_TEXTS_KEY, None)
+    if texts is None:
+        texts = {
+            name: [config.getoption("schedemu_" + name), config.getini("schedemu_" + name)]
+            for name in (*_test_settings(), *_PLUGIN_OPTIONS)
+        }
+        config.stash[_SESSION_TEXTS_KEY] = texts
+    return texts
+
+
 def _options(request: pytest.FixtureRequest) -> _TestOptions:
     """Marker over command line over ini over the emulator's own value."""
     config = request.config
@@ -160,8 +177,10 @@ def _options(request: pytest.FixtureRequest) -> _TestOptions:
             )
         marked = dict(marker.kwargs)
 
+    session_texts = _session_texts(config)
+
     def pick(name: str, parse: Callable[[str], Any]) -> Any:
-        candidates = [config.getoption("schedemu_" + name), config.getini("schedemu_" + name)]
+        candidates = session_texts[name]
         if marked.get(name) is not None:
             candidates = [marked[name]]
         for text in candidates:

@@ -256,13 +256,15 @@ class Settings:
 
     def configure(self, **changes: Any) -> None:
         """Change settings in place, all or none: a bad value raises and changes nothing."""
-        candidate = dataclasses.replace(self, **changes)
-        for name in changes:
-            setattr(self, name, getattr(candidate, name))
+        self.adopt(dataclasses.replace(self, **changes))
 
-    def restored(self, own: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-        """What ``configure`` needs to return to ``own`` (the test-scoped values an emulator
-        was made with) except for ``changes``; validated, nothing changed yet.
+    def adopt(self, candidate: Settings) -> None:
+        """Take every value of ``candidate``, a validated ``Settings``."""
+        self.__dict__.update(candidate.__dict__)
+
+    def restored(self, own: Mapping[str, Any], changes: Mapping[str, Any]) -> Settings:
+        """The settings that return to ``own`` (the test-scoped values an emulator was made
+        with) except for ``changes``; validated, for ``adopt``; nothing changed yet.
 
         A None in ``changes`` for a setting that cannot be None means the value in ``own``.
         """
@@ -270,9 +272,7 @@ class Settings:
         if unknown:
             raise TypeError(f"Unsupported settings {unknown}: use {sorted(own)}")
         given = {k: v for k, v in changes.items() if v is not None or accepts_none(k)}
-        values = {**own, **given, "start": self.start}
-        dataclasses.replace(self, **values)  # validates
-        return values
+        return dataclasses.replace(self, **{**own, **given, "start": self.start})
 
     def values(self, scope: str | None = None) -> dict[str, Any]:
         """The settings (of one scope) by name."""
