@@ -3,7 +3,8 @@
 A generated suite of N tests of one flavour runs in a fresh ``python -m pytest`` process,
 for N = 5 and N = 205; the per-test cost is the slope, (time(205) - time(5)) / 200, so the
 start-up of pytest, of the plugin and of the session's emulator cancels out. Each run is
-repeated and the fastest kept (the machine is shared: the minimum is the least disturbed).
+repeated, in rounds that interleave the flavours, and the fastest kept (the machine is
+shared: the minimum is the least disturbed).
 
 Flavours, side by side:
   empty       def test(): pass
@@ -93,16 +94,19 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs=2, default=[5, 205])
     args = parser.parse_args()
     small, large = args.sizes
-    slopes: dict[str, float] = {}
+    times: dict[tuple[str, int], list[float]] = {}
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
         (folder / "app.py").write_text(APP)
-        for flavour in BODIES:
-            best = {
-                size: min(run_suite(folder, flavour, size) for _ in range(args.repeats))
-                for size in (small, large)
-            }
-            slopes[flavour] = (best[large] - best[small]) / (large - small) * 1e3
+        # Rounds interleave the flavours, so a noisy stretch of the machine falls on all.
+        for _ in range(args.repeats):
+            for flavour in BODIES:
+                for size in (small, large):
+                    times.setdefault((flavour, size), []).append(run_suite(folder, flavour, size))
+    slopes = {
+        flavour: (min(times[flavour, large]) - min(times[flavour, small])) / (large - small) * 1e3
+        for flavour in BODIES
+    }
     print(f"ms per test (slope between {small} and {large} tests, best of {args.repeats})")
     for flavour, slope in slopes.items():
         print(f"  {flavour:<8} {slope:8.3f}")
