@@ -298,11 +298,7 @@ class Dispatcher:
                     f"attempt {job.number} did not finish; it is made again on the next move",
                 )
             )
-            kind = FIRST_ATTEMPT if job.number == 1 else RETRY
-            plan = occurrence.plan
-            self.planner.push(
-                job.attempted_at, plan.seq, occurrence.nominal, job.number, kind, occurrence, 0
-            )
+            self.planner.push_attempt(job.attempted_at, occurrence, job.number)
 
     def _deliver(self, job: Job) -> Outcome:
         occurrence = job.occurrence

@@ -15,7 +15,7 @@ import math
 from datetime import datetime
 from typing import Any, Callable
 
-from pytest_schedemu.dispatch.occurrences import NEVER, Plan
+from pytest_schedemu.dispatch.occurrences import NEVER, Occurrence, Plan
 from pytest_schedemu.dispatch.queue import (
     COMPLETION_CHECK,
     FIRST_ATTEMPT,
@@ -138,6 +138,11 @@ class Planner:
         self.queue.push(due, item)
         if kind == GENERATE:
             subject.next_nominal = nominal
+
+    def push_attempt(self, due: int, occurrence: Occurrence, number: int) -> None:
+        """Queue attempt ``number`` of ``occurrence`` (a first attempt or a retry) at ``due``."""
+        kind = FIRST_ATTEMPT if number == 1 else RETRY
+        self.push(due, occurrence.plan.seq, occurrence.nominal, number, kind, occurrence, 0)
 
     def plan_first(self, plan: Plan, *, created: bool = False) -> None:
         """Queue a plan's first work: its next nominal time after what it generated, or,

@@ -17,7 +17,6 @@ from pytest_schedemu.delivery import DeadLetterRequest, Delivery, Outcome
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
-from pytest_schedemu.dispatch.queue import RETRY
 from pytest_schedemu.records import (
     INVOCATION_ERROR,
     PENDING,
@@ -147,10 +146,7 @@ class Settlement:
         if next_due > occurrence.first_attempt_at + policy.maximum_event_age_in_seconds:
             return "MaximumEventAgeInSeconds"
         occurrence.status = RETRYING
-        plan = occurrence.plan
-        self._planner.push(
-            next_due, plan.seq, occurrence.nominal, job.number + 1, RETRY, occurrence, 0
-        )
+        self._planner.push_attempt(next_due, occurrence, job.number + 1)
         return None
 
     def _dead_letter_for(

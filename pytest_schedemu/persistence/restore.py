@@ -19,7 +19,6 @@ from typing import Any
 from pytest_schedemu.clock import Clock, VirtualClock
 from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
-from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, RETRY
 from pytest_schedemu.errors import StateError
 from pytest_schedemu.idempotency import StoredResponse
 from pytest_schedemu.model import ScheduleGroup
@@ -272,8 +271,6 @@ def queue_restored(restored: Restored, planner: Planner) -> None:
         occurrence = pending.occurrence
         if occurrence.status not in (PENDING, RETRYING):
             continue  # settled on the way back (an outage outlived it)
-        kind = FIRST_ATTEMPT if pending.number == 1 else RETRY
-        plan = occurrence.plan
-        planner.push(pending.due, plan.seq, occurrence.nominal, pending.number, kind, occurrence, 0)
+        planner.push_attempt(pending.due, occurrence, pending.number)
     for group, due in restored.removals:
         planner.group_removal_scheduled(group, due)
