@@ -281,8 +281,7 @@ class History:
         accepts, from the ``start``-th record ever written on (counting dropped ones), and
         where the next page starts (None at the end)."""
         with self._lock:
-            log: _Log[Any] = getattr(self, "_" + kind)
-            read = _unpack if kind == "activity" else _same
+            log, read = self._log_of(kind)
             index = max(start - log.dropped, 0)
             found: list[Any] = []
             items = log.items
@@ -300,15 +299,20 @@ class History:
         before the ``end``-th record ever written (None: from the newest), and where the
         next, older page ends (None when nothing older is kept)."""
         with self._lock:
-            log: _Log[Any] = getattr(self, "_" + kind)
+            log, read = self._log_of(kind)
             items = log.items
             index = len(items) if end is None else min(end - log.dropped, len(items))
             found: list[Any] = []
             while index > 0 and len(found) < limit:
                 index -= 1
-                if keep is None or keep(items[index]):
-                    found.append(items[index])
+                item = read(items[index])
+                if keep is None or keep(item):
+                    found.append(item)
             return found, (index + log.dropped if index > 0 else None)
+
+    def _log_of(self, kind: str) -> tuple[_Log[Any], Callable[[Any], Any]]:
+        """The log of ``kind`` and how to read its items (activity is kept packed)."""
+        return getattr(self, "_" + kind), _unpack if kind == "activity" else _same
 
     def written(self) -> dict[str, int]:
         """How many records of each kind were ever written since the last clear (dropped

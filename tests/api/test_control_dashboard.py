@@ -290,6 +290,14 @@ def test_attempts_come_newest_first_with_order_newest(several: Emulator) -> None
     assert second["next_token"] is None
 
 
+def test_activity_comes_newest_first_and_filtered_with_order_newest(several: Emulator) -> None:
+    oldest = get(several, "activity?kind=created").json["activity"]
+    assert len(oldest) >= 2
+    newest = get(several, "activity?kind=created&order=newest").json["activity"]
+    assert newest == oldest[::-1]
+    assert {a["kind"] for a in newest} == {"created"}
+
+
 def test_an_unknown_order_is_a_clear_error(several: Emulator) -> None:
     answer = get(several, "attempts?order=random")
     assert answer.status == 400
