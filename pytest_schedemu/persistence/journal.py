@@ -38,6 +38,7 @@ from pytest_schedemu.persistence.schema import (
     prune,
 )
 from pytest_schedemu.records import History
+from pytest_schedemu.records.known import known_cap
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
 from pytest_schedemu.times import floor_epoch
@@ -219,9 +220,9 @@ class Journal:
                     (kind, key, group_name, schedule_name, self._ids["known"]),
                 )
                 self._known[kind] = self._known.get(kind, 0) + cursor.rowcount
-        cap = self._settings.max_records
+        cap = known_cap(self._settings.max_records)
         for kind, count in self._known.items():
-            if cap is not None and count > cap:
+            if count > cap:
                 # The registry in memory forgets its oldest entries the same way.
                 connection.execute(
                     "DELETE FROM known WHERE kind = ? AND seq <= (SELECT seq FROM known "

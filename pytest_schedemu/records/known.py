@@ -20,6 +20,11 @@ KEPT_DEFINITIONS = 1_000
 KNOWN_LIMIT = 10_000
 
 
+def known_cap(max_records: int | None) -> int:
+    """How many names of each kind are remembered under the ``max_records`` setting."""
+    return KNOWN_LIMIT if max_records is None else min(max_records, KNOWN_LIMIT)
+
+
 class Known:
     """Every schedule, target and dead-letter queue that existed since the last clear.
 
@@ -42,11 +47,7 @@ class Known:
         self.complete = True
 
     def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
-        name, group = schedule.name, schedule.group_name
-        pairs = self.by_name.get(name, ())
-        if (arn, group) not in pairs:
-            self.by_name[name] = (*pairs, (arn, group))
-        self.arns[arn] = name
+        self._add(arn, schedule.group_name, schedule.name)
         self.definitions.pop(arn, None)
         self.definitions[arn] = schedule
         if len(self.definitions) > KEPT_DEFINITIONS:
@@ -54,7 +55,7 @@ class Known:
         self.targets[schedule.target.arn] = None
         if schedule.target.dead_letter_arn is not None:
             self.dead_letter_queues[schedule.target.dead_letter_arn] = None
-        cap = KNOWN_LIMIT if cap is None else min(cap, KNOWN_LIMIT)
+        cap = known_cap(cap)
         while len(self.arns) > cap:
             self.complete = False
             oldest = next(iter(self.arns))
@@ -78,10 +79,13 @@ class Known:
     ) -> None:
         """Put back what a saved state remembered: (ARN, group, name) of its schedules."""
         for arn, group, name in schedules:
-            pairs = self.by_name.get(name, ())
-            if (arn, group) not in pairs:
-                self.by_name[name] = (*pairs, (arn, group))
-            self.arns[arn] = name
+            self._add(arn, group, name)
         self.targets = dict.fromkeys(targets)
         self.dead_letter_queues = dict.fromkeys(dead_letter_queues)
         self.complete = complete
+
+    def _add(self, arn: str, group: str, name: str) -> None:
+        pairs = self.by_name.get(name, ())
+        if (arn, group) not in pairs:
+            self.by_name[name] = (*pairs, (arn, group))
+        self.arns[arn] = name

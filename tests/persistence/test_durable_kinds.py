@@ -59,6 +59,21 @@ def test_a_deleted_schedule_is_still_known_to_lookups_after_a_restart(lives: Liv
         emu.attempts(schedule="never")
 
 
+def test_the_bounded_registry_is_bounded_alike_on_disk(
+    lives: Lives, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pytest_schedemu.records.known.KNOWN_LIMIT", 3)
+    emu = lives.open()
+    for name in ("s1", "s2", "s3", "s4", "s5"):
+        create(emu.client(), name)
+    assert emu.attempts(schedule="never") == []  # past the bound no name is called unknown
+    emu = lives.restart()
+    assert emu.attempts(schedule="never") == []
+    with contextlib.closing(sqlite3.connect(lives.path)) as database:
+        query = "SELECT COUNT(*) FROM known WHERE kind = 'schedule'"
+        assert database.execute(query).fetchone()[0] == 3
+
+
 def test_a_virtual_clock_resumes_where_it_stood_whatever_the_start(lives: Lives) -> None:
     emu = lives.open()
     create(emu.client(), expression="rate(1 minute)")
