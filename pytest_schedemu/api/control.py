@@ -153,12 +153,7 @@ class ControlApi:
 
     def _travel(self, move: Callable[[], list[Any]], query: dict[str, str]) -> Any:
         limit = limit_of(query)
-        if self._clock.guard.busy:
-            # The request may come from a target handler, whose delivery holds the clock:
-            # waiting for the clock would wait for ourselves.
-            raise ConflictException(
-                "The clock is delivering an attempt; move it once the delivery is done."
-            )
+        self._refuse_while_delivering("move it")
         try:
             attempts = move()
         except DispatchLimitExceeded as error:
@@ -232,12 +227,18 @@ class ControlApi:
         return {}
 
     def reset(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        if not self._clock.real_time and self._clock.guard.busy:
-            raise ConflictException(
-                "The clock is delivering an attempt; reset once the delivery is done."
-            )
+        self._refuse_while_delivering("reset")
         self._reset(body.get("start"))
         return {"now": self._clock.now()}
+
+    def _refuse_while_delivering(self, action: str) -> None:
+        # The request may come from a target handler, whose delivery holds a virtual clock:
+        # waiting for the clock would wait for ourselves. A real-time clock's deliveries run
+        # on their own threads and hold nothing.
+        if not self._clock.real_time and self._clock.guard.busy:
+            raise ConflictException(
+                f"The clock is delivering an attempt; {action} once the delivery is done."
+            )
 
 
 def _number(body: dict[str, Any], key: str) -> float:

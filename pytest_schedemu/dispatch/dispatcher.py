@@ -154,7 +154,7 @@ class Dispatcher:
         count = 0
         lock = self.store.lock
         next_due, pop, process = self.planner.next_due, self.planner.queue.pop, self.process
-        controls, settle = self.controls, self.settlement.settle
+        settle = self.settlement.settle
         durable = self.store.journal is not None
         while True:
             with lock:
@@ -169,8 +169,7 @@ class Dispatcher:
                 job = process(*pop())
             if job is None:
                 continue
-            # The common case, a recording delivery nobody steers, needs no call at all.
-            if controls.idle and not self.delivery.needs_request:
+            if not self.calls_targets:
                 outcome = OK
             else:
                 try:
@@ -193,12 +192,7 @@ class Dispatcher:
         return made if keep is None or len(made) <= keep else made[-keep:]
 
     def _run_in_bulk(self, target: datetime, limit: int, cap: int | None) -> list[Attempt] | None:
-        if (
-            self.bulk_min_span is None
-            or not self.controls.idle
-            or self.delivery.needs_request
-            or self._clock_observed()
-        ):
+        if self.bulk_min_span is None or self.calls_targets or self._clock_observed():
             return None
         with self.store.lock:
             head = self.planner.next_due()
@@ -279,15 +273,23 @@ class Dispatcher:
             occurrence.first_attempt_at = now
         return Job(occurrence, number, now, self.settings.seed)
 
+    @property
+    def calls_targets(self) -> bool:
+        """Whether an attempt makes a call: the common case, a recording delivery nobody
+        steers, needs none (its outcome is OK)."""
+        return not self.controls.idle or self.delivery.needs_request
+
     def deliver(self, job: Job) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers."""
         with self.guard.delivering():
             return self._deliver(job)
 
-    def interrupted(self, job: Job) -> None:
+    def interrupted(self, job: Job, delay: int = 0) -> None:
         """An attempt that never ended (its delivery raised KeyboardInterrupt, say) is
-        recorded as interrupted and made again on the next clock move."""
+        recorded as interrupted and made again ``delay`` seconds after it was due: on the
+        next move of a virtual clock (0), a while later in real time."""
         occurrence = job.occurrence
+        when = "on the next move" if delay == 0 else f"{delay} seconds later"
         with self.store.lock:
             self.history.add_activity(
                 Activity(
@@ -295,10 +297,10 @@ class Dispatcher:
                     self.now(),
                     occurrence.plan.arn,
                     from_epoch(occurrence.nominal),
-                    f"attempt {job.number} did not finish; it is made again on the next move",
+                    f"attempt {job.number} did not finish; it is made again {when}",
                 )
             )
-            self.planner.push_attempt(job.attempted_at, occurrence, job.number)
+            self.planner.push_attempt(job.attempted_at + delay, occurrence, job.number)
 
     def _deliver(self, job: Job) -> Outcome:
         occurrence = job.occurrence

@@ -20,7 +20,7 @@ import threading
 import time
 
 from pytest_schedemu.clock import Clock, VirtualClock
-from pytest_schedemu.delivery import Outcome
+from pytest_schedemu.delivery import OK, Outcome
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
 from pytest_schedemu.records import Activity
@@ -30,6 +30,10 @@ from pytest_schedemu.times import from_epoch, to_epoch
 logger = logging.getLogger("pytest_schedemu.dispatch")
 
 TIMEOUT_CODE = "DeliveryTimeout"
+
+#: Seconds after which an attempt whose delivery was interrupted is made again: the first
+#: retry interval.
+INTERRUPTED_DELAY = 60
 
 
 class RealTimeService:
@@ -132,22 +136,26 @@ class RealTimeService:
                     continue
                 self._running.add(job)
             try:
-                self._dispatcher.settlement.settle(job, self._outcome(job))
+                outcome = self._outcome(job)
+                self._dispatcher.settlement.settle(job, outcome)
                 self._dispatcher.store.commit()
             except Exception:
                 logger.exception(
                     "delivery of %s failed inside the emulator", job.occurrence.plan.arn
                 )
             except BaseException:
-                # A handler's SystemExit on a worker would end nothing but the attempt.
+                # A handler's SystemExit on a worker would end nothing but the attempt; it
+                # is made again a retry interval later, not at once (and again, and again).
                 logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
-                self._dispatcher.interrupted(job)
+                self._dispatcher.interrupted(job, delay=INTERRUPTED_DELAY)
             with self._lock:
                 self._running.discard(job)
             self._dispatcher.wake()
 
     def _outcome(self, job: Job) -> Outcome:
         """The delivery's outcome, or a retryable timeout once ``delivery_timeout`` passes."""
+        if not self._dispatcher.calls_targets:
+            return OK
         timeout = self._settings.delivery_timeout
         result: list[Outcome] = []
         failure: list[BaseException] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import urllib.request
 from typing import Any
 
 from pytest_schedemu import Emulator
@@ -68,4 +69,36 @@ def test_an_attempt_past_the_delivery_timeout_fails_retryably() -> None:
         (attempt,) = emu.attempts()
         assert (attempt.error_code, attempt.retryable) == ("DeliveryTimeout", True)
         assert "within 0.2 seconds" in (attempt.error_message or "")
+        release.set()
+
+
+def test_an_interrupted_real_time_delivery_is_made_again_a_retry_interval_later() -> None:
+    calls: list[int] = []
+
+    def handler(attempt: Any) -> None:
+        calls.append(attempt.attempt_number)
+        raise SystemExit(3)
+
+    with Emulator(clock="real", tick_interval=0.05) as emu:
+        emu.target(QUEUE).handle(handler)
+        create(emu.client(), expression=AT_ONCE)
+        wait_for(lambda: emu.activity("interrupted"))
+        time.sleep(0.3)  # an immediate retry would have run again by now
+        assert calls == [1]
+        (note,) = emu.activity("interrupted")
+        assert "made again 60 seconds later" in note.detail
+        assert emu.attempts() == []
+
+
+def test_the_control_api_ticks_a_real_clock_while_a_delivery_is_under_way() -> None:
+    release = threading.Event()
+    with Emulator(clock="real", tick_interval=0.05) as emu:
+        emu.target(QUEUE).handle(lambda attempt: release.wait(30))
+        create(emu.client(), expression=AT_ONCE)
+        wait_for(lambda: emu.clock.guard.busy)
+        request = urllib.request.Request(
+            f"{emu.endpoint_url}/_schedemu/tick", data=b"{}", method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 200
         release.set()
