@@ -118,8 +118,15 @@ def hanging_delivery(shutdown_timeout: str) -> Iterator[Served]:
             Target={"Arn": QUEUE, "RoleArn": ROLE},
         )
         client.close()
-        time.sleep(0.5)  # the delivery is waiting for an answer that never comes
-        yield served
+        silent.settimeout(20)
+        accepted, _ = silent.accept()  # the delivery now waits for an answer that never comes
+        try:
+            yield served
+        finally:
+            accepted.close()
+            if served.process.poll() is None:  # a failed test leaves no service behind
+                served.process.kill()
+                served.process.communicate()
 
 
 def test_a_second_signal_stops_at_once_though_a_delivery_hangs() -> None:
