@@ -33,13 +33,22 @@ def _add_setting(parser: argparse.ArgumentParser, option: Option) -> None:
     ).replace("%", "%%")
     if option.parse is parse_bool:
         parser.add_argument(
-            option.flag, nargs="?", const=True, type=parse_bool, default=None, help=help_text
+            option.flag,
+            nargs="?",
+            const=True,
+            type=parse_bool,
+            default=argparse.SUPPRESS,
+            help=help_text,
         )
     else:
         metavars = {"credentials": "FILE", "state": "PATH"}
         metavar = metavars.get(option.name, option.name.upper())
         parser.add_argument(
-            option.flag, type=option.parse, default=None, metavar=metavar, help=help_text
+            option.flag,
+            type=option.parse,
+            default=argparse.SUPPRESS,
+            metavar=metavar,
+            help=help_text,
         )
 
 
@@ -89,22 +98,24 @@ _STATE_HELP = (
 
 
 def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
-    """The Emulator settings of ``schedemu serve``: flags, then environment, then defaults."""
+    """The Emulator settings of ``schedemu serve``: flags, then environment, then defaults.
+
+    A flag or variable given as ``none`` is a None (no limit), not the default."""
     chosen: dict[str, Any] = {}
+    given = vars(args)  # a setting's flag is there only when it was given
     for name, option in options().items():
-        value = getattr(args, name)
-        if value is None and option.environment_variable in environ:
+        if name in given:
+            chosen[name] = given[name]
+        elif option.environment_variable in environ:
             text = environ[option.environment_variable]
             try:
-                value = option.parse(text)
+                chosen[name] = option.parse(text)
             except (OSError, TypeError, ValueError) as error:
                 raise ValueError(
                     f"Unsupported {option.environment_variable}={text!r}: {error}"
                 ) from None
-        if value is None:
-            value = option.serve_default
-        if value is not None:
-            chosen[name] = value
+        elif option.serve_default is not None:
+            chosen[name] = option.serve_default
     return chosen
 
 

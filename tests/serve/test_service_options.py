@@ -12,11 +12,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import boto3
 import pytest
 
-from pytest_schedemu.settings import options
+from pytest_schedemu import cli
+from pytest_schedemu.settings import Settings, options
 
 from .test_serve import QUEUE, ROLE, Served
 
@@ -148,3 +151,57 @@ def test_the_first_signal_waits_at_most_the_shutdown_timeout() -> None:
         assert time.monotonic() - started < 5
         assert code == 0 and "stopped" in out
         assert json.dumps("deliveries under way get 0.5 s")[1:-1] in err
+
+
+# Each flag of the issue, a value other than its default, and the setting it must give.
+TAKING_EFFECT = [
+    ("region", "eu-west-1", "eu-west-1"),
+    ("account_id", "210987654321", "210987654321"),
+    ("past_at", "reject", "reject"),
+    ("flexible_offsets", "zero", "zero"),
+    ("group_deletion_delay", "2.5", 2.5),
+    ("max_schedules", "7", 7),
+    ("max_schedule_groups", "3", 3),
+    ("max_records", "40", 40),
+    ("max_records", "none", None),
+    ("max_attempts_per_advance", "99", 99),
+    ("sqs_queue_url_template", "http://q/{account}/{name}", "http://q/{account}/{name}"),
+    ("connection_timeout", "5", 5.0),
+    ("shutdown_timeout", "1.5", 1.5),
+    ("delivery_timeout", "4", 4.0),
+    ("verify_signatures", "true", True),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), TAKING_EFFECT)
+@pytest.mark.parametrize("source", ["flag", "environment"])
+def test_each_flag_and_variable_gives_its_setting(
+    name: str, text: str, expected: Any, source: str
+) -> None:
+    option = options()[name]
+    argv = ["serve", option.flag, text] if source == "flag" else ["serve"]
+    environ = {option.environment_variable: text} if source == "environment" else {}
+    chosen = cli.serve_settings(cli._parser().parse_args(argv), environ)
+    assert chosen[name] == expected
+    if name == "verify_signatures":
+        chosen["credentials"] = {"AKID": "secret"}
+    assert getattr(Settings(**chosen), name) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ['{"AKIDONE": "s1", "AKIDTWO": "s2"}', "AKIDONE:s1\n\nAKIDTWO : s2\n"]
+)
+def test_credentials_are_read_from_json_or_lines(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "credentials"
+    path.write_text(text)
+    argv = ["serve", "--verify-signatures", "--credentials", str(path)]
+    chosen = cli.serve_settings(cli._parser().parse_args(argv), {})
+    assert chosen["credentials"] == {"AKIDONE": "s1", "AKIDTWO": "s2"}
+
+
+def test_a_credentials_file_of_neither_form_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "credentials"
+    path.write_text("just a secret\n")
+    environ = {"SCHEDEMU_CREDENTIALS": str(path)}
+    with pytest.raises(ValueError, match=r"SCHEDEMU_CREDENTIALS.*ACCESS_KEY_ID:SECRET_KEY"):
+        cli.serve_settings(cli._parser().parse_args(["serve"]), environ)
