@@ -114,6 +114,11 @@ def test_attempts_become_marks_on_the_timeline_and_open_their_detail(
     assert page.inner_text("#detail-title") == "Attempt 1 of default/hourly-sync: delivered"
     assert '"user": "ada"' in page.inner_text("[data-testid=attempt-payload]")
     assert "2026-03-07 13:00:00Z" in detail.inner_text()
+    # The chosen row is marked at once, and only it.
+    marked = "Array.from(document.querySelectorAll('#attempts tbody tr'), r => r.className)"
+    assert page.evaluate(marked) == ["selected", ""]
+    page.click("#attempts tbody tr >> nth=1")
+    assert page.evaluate(marked) == ["", "selected"]
 
 
 def test_failures_retries_and_dead_letters_are_shown_with_their_details(

@@ -23,8 +23,6 @@
     summary: null,
     signature: "",
     detail: null, // {kind, key}
-    attempts: [],
-    deadLetters: [],
     sequence: { schedules: 0, timeline: 0, attempts: 0, deadLetters: 0 },
   };
 
@@ -75,8 +73,6 @@
     for (const [key, value] of Object.entries(attributes || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "className") node.className = value;
-      else if (key.startsWith("data-")) node.setAttribute(key, value);
-      else if (key === "title") node.title = value;
       else node.setAttribute(key, value);
     }
     for (const child of children) {
@@ -95,8 +91,7 @@
   }
 
   function scheduleOf(arn) {
-    const path = (arn || "").split(":schedule/")[1] || arn || "";
-    return path;
+    return (arn || "").split(":schedule/")[1] || arn || "";
   }
 
   function lastPart(arn) {
@@ -359,15 +354,14 @@
       "attempts" + query({ order: "newest", limit: RECENT, schedule: state.selected })
     );
     if (sequence !== state.sequence.attempts) return;
-    state.attempts = answer.attempts;
     $("attempts-scope").textContent = state.selected ? scheduleOf(state.selected) : "all schedules";
     $("attempts").tBodies[0].replaceChildren(
-      ...answer.attempts.map((attempt, index) => {
+      ...answer.attempts.map((attempt) => {
         const [css, words] = outcomeOf(attempt);
         const key = attemptKey(attempt);
         const row = el(
           "tr",
-          { "data-index": index, className: isShown("attempt", key) ? "selected" : "" },
+          { "data-key": key, className: isShown("attempt", key) ? "selected" : "" },
           el("td", { className: "when" }, when(attempt.attempted_at)),
           el("td", {}, scheduleOf(attempt.schedule_arn)),
           el("td", {}, attempt.attempt_number),
@@ -391,7 +385,6 @@
       "dead-letters" + query({ order: "newest", limit: RECENT, schedule: state.selected })
     );
     if (sequence !== state.sequence.deadLetters) return;
-    state.deadLetters = answer.dead_letters;
     $("dead-letters-scope").textContent = state.selected
       ? scheduleOf(state.selected)
       : "all schedules";
@@ -400,7 +393,7 @@
         const key = letterKey(letter);
         const row = el(
           "tr",
-          { className: isShown("dead-letter", key) ? "selected" : "" },
+          { "data-key": key, className: isShown("dead-letter", key) ? "selected" : "" },
           el("td", { className: "when" }, when(letter.sent_at || letter.scheduled_time)),
           el("td", {}, scheduleOf(letter.schedule_arn)),
           el("td", { className: "arn", title: letter.queue_arn }, lastPart(letter.queue_arn)),
@@ -448,9 +441,7 @@
     $("detail-title").textContent = title;
     $("detail").replaceChildren(el("div", { className: "detail" }, ...content));
     $("detail-close").hidden = false;
-    for (const row of document.querySelectorAll("#attempts tbody tr, #dead-letters tbody tr")) {
-      row.classList.remove("selected");
-    }
+    markShownRow();
     $("detail-card").scrollIntoView({ block: "nearest" });
   }
 
@@ -465,8 +456,15 @@
       )
     );
     $("detail-close").hidden = true;
-    for (const row of document.querySelectorAll("#attempts tbody tr, #dead-letters tbody tr")) {
-      row.classList.remove("selected");
+    markShownRow();
+  }
+
+  // The row whose details are shown is marked; every other row is not.
+  function markShownRow() {
+    for (const [table, kind] of [["attempts", "attempt"], ["dead-letters", "dead-letter"]]) {
+      for (const row of $(table).tBodies[0].rows) {
+        row.classList.toggle("selected", isShown(kind, row.dataset.key));
+      }
     }
   }
 
@@ -543,11 +541,9 @@
     ]);
   }
 
-  async function refreshEverything() {
-    await guarded(async () => {
-      state.signature = await refreshSummary();
-    });
-    await Promise.all([
+  // Groups, schedules with their timeline, and the recent records, side by side.
+  function refreshLists() {
+    return Promise.all([
       guarded(refreshGroups),
       guarded(async () => {
         await refreshSchedules();
@@ -558,20 +554,19 @@
     ]);
   }
 
+  async function refreshEverything() {
+    await guarded(async () => {
+      state.signature = await refreshSummary();
+    });
+    await refreshLists();
+  }
+
   async function poll() {
     try {
       const signature = await refreshSummary();
       if (signature !== state.signature) {
         state.signature = signature;
-        await Promise.all([
-          guarded(refreshGroups),
-          guarded(async () => {
-            await refreshSchedules();
-            await refreshTimeline();
-          }),
-          guarded(refreshAttempts),
-          guarded(refreshDeadLetters),
-        ]);
+        await refreshLists();
       }
     } catch (error) {
       status("The emulator does not answer: " + error.message, true);
@@ -623,7 +618,6 @@
       try {
         const answer = await post("reset", {});
         status(`Reset: every schedule, group and record is gone; the clock is at ${when(answer.now)}.`);
-        state.selected = null;
         clearDetail();
         $("move-to-time").dataset.auto = "1";
         restartPaging();
