@@ -68,8 +68,8 @@ class Dispatcher:
         controls: TargetControls,
         set_clock: Callable[[datetime], None],
         now: Callable[[], datetime],
+        guard: DeliveryGuard,
         clock_observed: Callable[[], bool] = lambda: False,
-        guard: DeliveryGuard | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -82,7 +82,7 @@ class Dispatcher:
         self.now = now
         self._clock_observed = clock_observed
         #: Marks deliveries, so the clock refuses to move from inside one.
-        self.guard = guard if guard is not None else DeliveryGuard()
+        self.guard = guard
         #: Play stretches at least this long in bulk when nothing can observe the order
         #: (``bulk.py``); None always goes item by item.
         self.bulk_min_span: int | None = bulk.MIN_SPAN_SECONDS

@@ -78,9 +78,9 @@ class RealTimeService:
         self._thread = threading.Thread(target=self._serve, name="schedemu-dispatcher", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float | None = None) -> None:
-        """Start no new delivery, give those under way ``timeout`` seconds (the
-        ``shutdown_timeout`` setting by default), and record what did not finish."""
+    def stop(self) -> None:
+        """Start no new delivery, give those under way ``shutdown_timeout`` seconds, and
+        record what did not finish."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
@@ -91,9 +91,7 @@ class RealTimeService:
             self._stopping = True
         for _ in self._workers:
             self._jobs.put(None)
-        deadline = time.monotonic() + (
-            self._settings.shutdown_timeout if timeout is None else timeout
-        )
+        deadline = time.monotonic() + self._settings.shutdown_timeout
         for worker in self._workers:
             worker.join(max(0.0, deadline - time.monotonic()))
         with self._lock:

@@ -9,8 +9,6 @@ from pytest_schedemu.records.history import (
     RECORD_KINDS,
     DroppedRecords,
     History,
-    RecordSink,
-    SavedHistory,
 )
 from pytest_schedemu.records.reader import Records, schedule_matches
 from pytest_schedemu.records.types import (
@@ -46,8 +44,6 @@ __all__ = [
     "ExecutionSource",
     "History",
     "LazyFields",
-    "RecordSink",
     "Records",
-    "SavedHistory",
     "schedule_matches",
 ]

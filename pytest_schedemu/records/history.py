@@ -352,12 +352,11 @@ class History:
             known = self._known
             return dict(known.by_name.get(name, ())), list(known.by_name), known.complete
 
-    def known_schedule_arns(self) -> tuple[dict[str, str], bool]:
+    def known_schedule_arns(self) -> dict[str, str]:
         """(schedule ARN -> name) of every schedule since the last clear, in the order first
-        seen, and whether nothing was forgotten."""
+        seen."""
         with self._lock:
-            known = self._known
-            return dict(known.arns), known.complete
+            return dict(self._known.arns)
 
     def last_definitions(self, schedule_arns: Iterable[str]) -> dict[str, Schedule]:
         """The last known definition of each ARN that still has one kept."""

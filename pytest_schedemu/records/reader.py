@@ -303,7 +303,7 @@ class Records:
     def known_schedule_arns(self) -> dict[str, str]:
         """(ARN -> name) of every schedule since the last reset that is still remembered
         (``max_records`` bounds them), in the order first seen."""
-        return self._history.known_schedule_arns()[0]
+        return self._history.known_schedule_arns()
 
     def last_definitions(self, schedule_arns: Iterable[str]) -> dict[str, Schedule]:
         """The last definition of each ARN, deleted schedules included, where one is kept."""
