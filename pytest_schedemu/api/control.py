@@ -18,7 +18,7 @@ from urllib.parse import parse_qs
 from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
-from pytest_schedemu.api.control_records import RecordRoutes, limit_of
+from pytest_schedemu.api.control_records import Handler, RecordRoutes, limit_of
 from pytest_schedemu.api.control_schedules import ScheduleRoutes
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -40,8 +40,6 @@ from pytest_schedemu.times import ztime
 
 PREFIX = "/_schedemu/"
 
-#: A handler takes the JSON body and the query and returns what to answer as JSON.
-Handler = Callable[[dict[str, Any], dict[str, str]], Any]
 #: Empties the emulator's state, placing the clock at the given start if any.
 Reset = Callable[[Any], None]
 

@@ -19,19 +19,27 @@ from pytest_schedemu.records import Records, schedule_matches
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
 
+#: A handler takes the JSON body and the query and returns what to answer as JSON.
 Handler = Callable[[dict[str, Any], dict[str, str]], Any]
+
+
+def whole_number(
+    query: dict[str, str], name: str, default: int, lowest: int, highest: int, unit: str = ""
+) -> int:
+    """A query parameter that must be a whole number (of ``unit``) within bounds."""
+    text = query.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit()) or not lowest <= int(text) <= highest:
+        raise ValidationException(
+            f"Invalid {name} {text!r}: expected a whole number {unit}from {lowest} to {highest}"
+        )
+    return int(text)
 
 
 def limit_of(query: dict[str, str]) -> int:
     """The ``limit`` query parameter: how many records one answer may hold."""
-    text = query.get("limit")
-    if text is None:
-        return DEFAULT_LIMIT
-    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= MAX_LIMIT:
-        raise ValidationException(
-            f"Invalid limit {text!r}: expected a whole number from 0 to {MAX_LIMIT}"
-        )
-    return int(text)
+    return whole_number(query, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT)
 
 
 def start_of(query: dict[str, str], filters: dict[str, Any]) -> tuple[int, str]:

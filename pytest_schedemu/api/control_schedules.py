@@ -16,16 +16,14 @@ import zoneinfo
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
-from pytest_schedemu.api.control_records import limit_of
+from pytest_schedemu.api.control_records import Handler, limit_of
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.model import Schedule, ScheduleGroup
 from pytest_schedemu.records import Records
 from pytest_schedemu.times import ztime
-
-Handler = Callable[[dict[str, Any], dict[str, str]], Any]
 
 STATES = ("ENABLED", "DISABLED")
 

@@ -18,17 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from pytest_schedemu._version import __version__
+from pytest_schedemu.api.control_records import Handler, whole_number
 from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.timeline_source import timeline_data
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.timeline import render_timeline_svg
-
-Handler = Callable[[dict[str, Any], dict[str, str]], Any]
 
 #: The page's files by route, with their content types.
 PAGE_FILES = {
@@ -135,16 +134,6 @@ class DashboardRoutes:
             until=query.get("until") or None,
             schedule_arns=arns,
         )
-        svg = render_timeline_svg(data, width=_width(query.get("width")))
+        width = whole_number(query, "width", 1200, MIN_WIDTH, MAX_WIDTH, "of pixels ")
+        svg = render_timeline_svg(data, width=width)
         return Document(svg.encode(), SVG)
-
-
-def _width(text: str | None) -> int:
-    if text is None:
-        return 1200
-    if not (text.isascii() and text.isdigit()) or not MIN_WIDTH <= int(text) <= MAX_WIDTH:
-        raise ValidationException(
-            f"Invalid width {text!r}: expected a whole number of pixels from {MIN_WIDTH} to "
-            f"{MAX_WIDTH}"
-        )
-    return int(text)
