@@ -90,9 +90,11 @@ class Store:
     def commit(self, *, batch: bool = False) -> None:
         """End a unit of work: what changed becomes durable (with a journal). ``batch`` lets
         the journal wait until it has gathered enough to be worth a write."""
-        if self.journal is not None:
+        journal = self.journal
+        # A batch not yet worth a write is the common case in a long move: no lock for it.
+        if journal is not None and not (batch and journal.gathering):
             with self.lock:
-                self.journal.commit(batch=batch)
+                journal.commit(batch=batch)
 
     def _touched(self, account_id: str, region: str, group: str, name: str | None = None) -> None:
         if self.journal is not None:

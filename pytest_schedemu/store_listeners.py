@@ -28,4 +28,9 @@ class StoreJournal(Protocol):
 
     def token_stored(self, key: TokenKey) -> None: ...
 
+    @property
+    def gathering(self) -> bool:
+        """Whether a batch is not yet worth a write (read without the lock)."""
+        ...
+
     def commit(self, *, batch: bool = False) -> None: ...

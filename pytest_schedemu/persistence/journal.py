@@ -123,10 +123,15 @@ class Journal:
 
     # -- writing -----------------------------------------------------------------------------
 
+    @property
+    def gathering(self) -> bool:
+        """Whether too few records have gathered yet for a batch to be worth a write."""
+        return self._gathered < BATCH_RECORDS
+
     def commit(self, *, batch: bool = False) -> None:
         """Write what changed since the last commit, in one transaction. Call it under the
         store lock; ``batch`` waits until enough records have gathered."""
-        if batch and self._gathered < BATCH_RECORDS:
+        if batch and self.gathering:
             return
         now = self._clock.now()
         moved = not self._clock.real_time and now != self._clock_written
