@@ -67,9 +67,7 @@ def export_state(path: str) -> dict[str, Any]:
 def _exported(table: str, column: str, value: Any) -> Any:
     if (table, column) in _JSON_COLUMNS:
         return json.loads(value)
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "surrogatepass")
-    return value
+    return codec.text(value) if isinstance(value, bytes) else value
 
 
 def import_state(document: Any, path: str) -> dict[str, int]:
