@@ -94,7 +94,7 @@ class Store:
         # A batch not yet worth a write is the common case in a long move: no lock for it.
         if journal is not None and not (batch and journal.gathering):
             with self.lock:
-                journal.commit(batch=batch)
+                journal.commit()
 
     def _touched(self, account_id: str, region: str, group: str, name: str | None = None) -> None:
         if self.journal is not None:

@@ -41,7 +41,6 @@ from pytest_schedemu.records import History
 from pytest_schedemu.records.known import known_cap
 from pytest_schedemu.settings import Settings
 from pytest_schedemu.store import Store
-from pytest_schedemu.times import floor_epoch
 
 #: A batched commit (recorded deliveries) waits until this many records have gathered.
 BATCH_RECORDS = 1000
@@ -128,11 +127,9 @@ class Journal:
         """Whether too few records have gathered yet for a batch to be worth a write."""
         return self._gathered < BATCH_RECORDS
 
-    def commit(self, *, batch: bool = False) -> None:
+    def commit(self) -> None:
         """Write what changed since the last commit, in one transaction. Call it under the
-        store lock; ``batch`` waits until enough records have gathered."""
-        if batch and self.gathering:
-            return
+        store lock."""
         now = self._clock.now()
         moved = not self._clock.real_time and now != self._clock_written
         if not (
@@ -200,18 +197,13 @@ class Journal:
     def _write_log(self, connection: sqlite3.Connection, kind: str, records: Sequence[Any]) -> None:
         first = self._ids[kind] + 1
         self._ids[kind] += len(records)
-        row = _ROW[kind]
-        connection.executemany(
-            INSERT_RECORD[kind],
-            (row(first + index, record) for index, record in enumerate(records)),
-        )
-        if kind == "attempts":
-            for attempt in records:
-                live = self._live.get(attempt.incarnation)
-                if live is not None:
-                    occurrence = live.get(floor_epoch(attempt.scheduled_time))
-                    if occurrence is not None:
-                        self._occurrences.add(occurrence)
+        rows = [_ROW[kind](first + index, record) for index, record in enumerate(records)]
+        connection.executemany(INSERT_RECORD[kind], rows)
+        if kind == "attempts":  # an attempt row holds (number, incarnation, nominal, ...)
+            for _, incarnation, nominal, *_ in rows:
+                occurrence = self._live.get(incarnation, {}).get(nominal)
+                if occurrence is not None:
+                    self._occurrences.add(occurrence)
 
     def _write_known(self, connection: sqlite3.Connection, notes: Sequence[Any]) -> None:
         for arn, group, name, target_arn, dead_letter_arn in notes:

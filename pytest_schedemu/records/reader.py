@@ -44,7 +44,8 @@ class Identity(Protocol):
     account_id: str
 
 
-def _split_schedule_arn(arn: str) -> tuple[str, str]:
+def split_schedule_arn(arn: str) -> tuple[str, str]:
+    """The (group, name) of a schedule ARN."""
     _, _, path = arn.partition(":schedule/")
     group, _, name = path.partition("/")
     return group, name
@@ -58,7 +59,7 @@ def schedule_matches(arn: str, schedule: str | None, group: str | None) -> bool:
     """
     if schedule is not None and schedule.startswith("arn:"):
         return arn == schedule
-    arn_group, arn_name = _split_schedule_arn(arn)
+    arn_group, arn_name = split_schedule_arn(arn)
     return (schedule is None or arn_name == schedule) and (group is None or arn_group == group)
 
 
@@ -106,7 +107,7 @@ class Records:
         ValueError when ``group`` is None and the name is held by several groups.
         """
         if schedule.startswith("arn:"):
-            _, name = _split_schedule_arn(schedule)
+            _, name = split_schedule_arn(schedule)
             found, _, complete = self._history.known_schedules(name)
             if schedule not in found and complete:
                 raise LookupError(
@@ -278,7 +279,7 @@ class Records:
         if len(arns) > 1:
             # One name in one group of several accounts or regions: the default one, if any.
             identity = self._identity
-            group_name, name = _split_schedule_arn(arns[0])
+            group_name, name = split_schedule_arn(arns[0])
             own = schedule_arn(identity.region, identity.account_id, group_name, name)
             if own not in arns:
                 raise ValueError(

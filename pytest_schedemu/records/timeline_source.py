@@ -15,7 +15,13 @@ from itertools import islice
 
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.model import DEFAULT_GROUP, Schedule
-from pytest_schedemu.records.reader import Records, closest_first, listing, schedule_matches
+from pytest_schedemu.records.reader import (
+    Records,
+    closest_first,
+    listing,
+    schedule_matches,
+    split_schedule_arn,
+)
 from pytest_schedemu.timeline import TimelineData
 from pytest_schedemu.times import Instant, to_utc
 
@@ -106,7 +112,7 @@ def _check_group(
 ) -> None:
     groups = {DEFAULT_GROUP} | {g.name for g in records.groups()}
     groups.update(s.group_name for s in schedules)
-    groups.update(arn.partition(":schedule/")[2].partition("/")[0] for arn in known)
+    groups.update(split_schedule_arn(arn)[0] for arn in known)
     if group not in groups:
         raise LookupError(
             f"No schedule group {group!r} ever existed in this emulator; known groups, "
