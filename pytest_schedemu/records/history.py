@@ -150,7 +150,8 @@ class History:
         self._executions: dict[str, deque[ExecutionSource]] = {}
         self._execution_order: deque[str] = deque()
         self._executions_dropped = 0
-        self._listeners: list[Callable[[Attempt], None]] = []
+        # Replaced whole, never changed in place, so announce reads it without the lock.
+        self._listeners: tuple[Callable[[Attempt], None], ...] = ()
         self._known = Known()
         self._generation = 0
         #: Where a saved state hears of new records (``persistence``); None keeps them in
@@ -192,7 +193,7 @@ class History:
     def add_listener(self, listener: Callable[[Attempt], None]) -> None:
         """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
         with self._lock:
-            self._listeners.append(listener)
+            self._listeners = (*self._listeners, listener)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -220,9 +221,7 @@ class History:
     def announce(self, new: Sequence[Attempt]) -> None:
         """Tell the listeners of attempts just recorded. Call it holding no lock: a listener
         (``schedemu serve`` logging to a slow stream) must not hold up the API."""
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
+        for listener in self._listeners:
             for attempt in new:
                 listener(attempt)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import boto3
 import pytest
+from botocore.config import Config
 
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
 ROLE = "arn:aws:iam::123456789012:role/r"
@@ -28,25 +29,33 @@ def free_port() -> int:
 
 
 class Served:
-    def __init__(self, *args: str) -> None:
+    """One ``schedemu serve`` process, up once its health answers."""
+
+    def __init__(
+        self, *args: str, output: Any = subprocess.PIPE, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pytest_schedemu", "serve", "--port", str(self.port), *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stdout=output,
+            stderr=output,
             text=True,
+            env={**os.environ, **(env or {})},
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while True:
             try:
                 self.control("GET", "health")
-                break
+                return
             except (urllib.error.URLError, ConnectionError):
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    detail = self.process.stderr.read() if self.process.stderr else ""
-                    raise RuntimeError(detail) from None
-                time.sleep(0.05)
+                    raise RuntimeError(self.failure()) from None
+                time.sleep(0.02)
+
+    def failure(self) -> str:
+        """What the process said, when it did not come up."""
+        return self.process.stderr.read() if self.process.stderr else ""
 
     def control(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -57,13 +66,14 @@ class Served:
         except urllib.error.HTTPError as error:
             return {"status": error.code, **json.loads(error.read())}
 
-    def client(self) -> Any:
+    def client(self, config: Config | None = None) -> Any:
         return boto3.client(
             "scheduler",
             endpoint_url=self.url,
             region_name="us-east-1",
             aws_access_key_id="testing",
             aws_secret_access_key="testing",
+            config=config,
         )
 
     def stop(self) -> tuple[int, str, str]:
