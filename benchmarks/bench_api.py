@@ -35,8 +35,8 @@ import boto3
 from botocore.config import Config
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.server import ServerThread
-from pytest_schedemu.transport import RawBody
+from pytest_schedemu.wire.server import ServerThread
+from pytest_schedemu.wire.transport import RawBody
 
 OPERATIONS = ("create", "get", "delete")
 ROLE = "arn:aws:iam::123456789012:role/r"

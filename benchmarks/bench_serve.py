@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any, Callable
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.server import ServerThread
+from pytest_schedemu.wire.server import ServerThread
 
 ROLE = "arn:aws:iam::123456789012:role/r"
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"

@@ -13,14 +13,14 @@ from pytest_schedemu._version import __version__
 
 if TYPE_CHECKING:
     from pytest_schedemu.api.app import ServerError
-    from pytest_schedemu.clock import RealClock, VirtualClock
-    from pytest_schedemu.delivery import (
+    from pytest_schedemu.delivery.backends import (
         DeadLetterRequest,
         Delivery,
         DeliveryRequest,
         Outcome,
         RecordingDelivery,
     )
+    from pytest_schedemu.delivery.steering import TargetControl
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.errors import (
         ApiError,
@@ -46,10 +46,10 @@ if TYPE_CHECKING:
         UnrecognizedClientException,
         ValidationException,
     )
-    from pytest_schedemu.freeze import TimeFreeze
     from pytest_schedemu.records import Activity, Attempt, DeadLetter, DroppedRecords, Execution
-    from pytest_schedemu.settings import Settings
-    from pytest_schedemu.steering import TargetControl
+    from pytest_schedemu.settings.options import Settings
+    from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
+    from pytest_schedemu.timekeeping.freeze import TimeFreeze
 
 _LOCATIONS = {
     "Activity": "pytest_schedemu.records",
@@ -58,11 +58,11 @@ _LOCATIONS = {
     "ClockError": "pytest_schedemu.errors",
     "ConflictException": "pytest_schedemu.errors",
     "DeadLetter": "pytest_schedemu.records",
-    "DeadLetterRequest": "pytest_schedemu.delivery",
-    "Delivery": "pytest_schedemu.delivery",
+    "DeadLetterRequest": "pytest_schedemu.delivery.backends",
+    "Delivery": "pytest_schedemu.delivery.backends",
     "DeliveryAssertionError": "pytest_schedemu.errors",
     "DeliveryError": "pytest_schedemu.errors",
-    "DeliveryRequest": "pytest_schedemu.delivery",
+    "DeliveryRequest": "pytest_schedemu.delivery.backends",
     "DispatchLimitExceeded": "pytest_schedemu.errors",
     "DroppedRecords": "pytest_schedemu.records",
     "Emulator": "pytest_schedemu.emulator",
@@ -71,9 +71,9 @@ _LOCATIONS = {
     "InternalServerException": "pytest_schedemu.errors",
     "InvalidSignatureException": "pytest_schedemu.errors",
     "MissingAuthenticationTokenException": "pytest_schedemu.errors",
-    "Outcome": "pytest_schedemu.delivery",
-    "RealClock": "pytest_schedemu.clock",
-    "RecordingDelivery": "pytest_schedemu.delivery",
+    "Outcome": "pytest_schedemu.delivery.backends",
+    "RealClock": "pytest_schedemu.timekeeping.clock",
+    "RecordingDelivery": "pytest_schedemu.delivery.backends",
     "RequestEntityTooLargeException": "pytest_schedemu.errors",
     "RequestTimeoutException": "pytest_schedemu.errors",
     "ResourceNotFoundException": "pytest_schedemu.errors",
@@ -82,15 +82,15 @@ _LOCATIONS = {
     "ServerError": "pytest_schedemu.api.app",
     "ServerStartError": "pytest_schedemu.errors",
     "ServiceQuotaExceededException": "pytest_schedemu.errors",
-    "Settings": "pytest_schedemu.settings",
+    "Settings": "pytest_schedemu.settings.options",
     "StateError": "pytest_schedemu.errors",
-    "TargetControl": "pytest_schedemu.steering",
+    "TargetControl": "pytest_schedemu.delivery.steering",
     "ThrottlingException": "pytest_schedemu.errors",
-    "TimeFreeze": "pytest_schedemu.freeze",
+    "TimeFreeze": "pytest_schedemu.timekeeping.freeze",
     "UnknownOperationException": "pytest_schedemu.errors",
     "UnrecognizedClientException": "pytest_schedemu.errors",
     "ValidationException": "pytest_schedemu.errors",
-    "VirtualClock": "pytest_schedemu.clock",
+    "VirtualClock": "pytest_schedemu.timekeeping.clock",
 }
 
 __all__ = [

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.option_values import parse_bool
-from pytest_schedemu.settings import Option, options
-from pytest_schedemu.times import ztime
+from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.settings.options import Option, options
+from pytest_schedemu.settings.values import parse_bool
 
 logger = logging.getLogger("pytest_schedemu.serve")
 

@@ -20,22 +20,22 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pytest_schedemu import intercept as interception
 from pytest_schedemu.api.app import SchedulerApp, ServerError
 from pytest_schedemu.api.control import ControlApi
-from pytest_schedemu.clients import ClientFactory
-from pytest_schedemu.clock import RealClock, VirtualClock
+from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import SchedemuError
-from pytest_schedemu.freeze import TimeFreeze
-from pytest_schedemu.inspection import Inspection
+from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.records import Attempt, History, Records
-from pytest_schedemu.server import ServerThread
-from pytest_schedemu.settings import TEST, Settings
-from pytest_schedemu.steering import TargetControl, TargetControls
-from pytest_schedemu.store import Store
-from pytest_schedemu.times import Instant, to_utc, wall_clock_now
+from pytest_schedemu.records.inspection import Inspection
+from pytest_schedemu.settings.options import TEST, Settings
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
+from pytest_schedemu.timekeeping.freeze import TimeFreeze
+from pytest_schedemu.wire import intercept as interception
+from pytest_schedemu.wire.clients import ClientFactory
+from pytest_schedemu.wire.server import ServerThread
 
 if TYPE_CHECKING:
     from pytest_schedemu.persistence import Journal
@@ -52,7 +52,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 class Emulator(Inspection):
     """An EventBridge Scheduler emulator with a virtual clock.
 
-    Keyword arguments are the settings (``pytest_schedemu.settings.Settings`` lists them
+    Keyword arguments are the settings (``pytest_schedemu.settings.options.Settings`` lists them
     with their defaults)::
 
         with Emulator(start="2026-03-01T08:00:00Z") as emu:

@@ -22,12 +22,10 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu import jsontext
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
 from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
-from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import (
     API_ERRORS,
     ApiError,
@@ -36,10 +34,12 @@ from pytest_schedemu.errors import (
     SerializationException,
     UnknownOperationException,
 )
-from pytest_schedemu.idempotency import StoredResponse
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store
-from pytest_schedemu.times import truncate_to_ms
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import truncate_to_ms
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.idempotency import StoredResponse
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import Clock
 
 logger = logging.getLogger("pytest_schedemu.api")
 

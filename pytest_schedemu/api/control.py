@@ -15,14 +15,13 @@ from datetime import datetime
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
-from pytest_schedemu import jsontext
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
 from pytest_schedemu.api.control_records import Handler, RecordRoutes, limit_of
 from pytest_schedemu.api.control_schedules import ScheduleRoutes
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
-from pytest_schedemu.clock import Clock
+from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
     ClockError,
     ConflictException,
@@ -33,10 +32,11 @@ from pytest_schedemu.errors import (
     UnknownOperationException,
     ValidationException,
 )
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.records import Records
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.steering import TargetControl, TargetControls
-from pytest_schedemu.times import ztime
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.timekeeping.clock import Clock
 
 PREFIX = "/_schedemu/"
 

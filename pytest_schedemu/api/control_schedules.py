@@ -21,9 +21,9 @@ from typing import Any
 from pytest_schedemu.api.control_records import Handler, limit_of
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
-from pytest_schedemu.model import Schedule, ScheduleGroup
+from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.records import Records
-from pytest_schedemu.times import ztime
 
 STATES = ("ENABLED", "DISABLED")
 

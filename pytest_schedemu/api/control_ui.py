@@ -22,11 +22,11 @@ from typing import Any
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.control_records import Handler, whole_number
-from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.timeline_source import timeline_data
-from pytest_schedemu.settings import Settings
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
 
 #: The page's files by route, with their content types.

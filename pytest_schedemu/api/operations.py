@@ -21,7 +21,8 @@ from pytest_schedemu.expressions import (
     resolve_timezone,
     timeline,
 )
-from pytest_schedemu.model import (
+from pytest_schedemu.formats.times import epoch_number, floor_epoch
+from pytest_schedemu.model.resources import (
     DEFAULT_GROUP,
     DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,
     DEFAULT_MAXIMUM_RETRY_ATTEMPTS,
@@ -35,10 +36,9 @@ from pytest_schedemu.model import (
     parse_group_arn,
     partition_for_region,
 )
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import check_target
-from pytest_schedemu.times import epoch_number, floor_epoch
 
 # A recurring schedule may not start more than five minutes before it is created.
 DEFAULT_PAGE_SIZE = 100

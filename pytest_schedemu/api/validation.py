@@ -25,7 +25,7 @@ from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
 
 from pytest_schedemu.errors import SerializationException, ValidationException
-from pytest_schedemu.times import EPOCH, to_epoch
+from pytest_schedemu.formats.times import EPOCH, to_epoch
 
 _DATA = Path(__file__).parent / "data"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pytest_schedemu.times import Moment, ztime
+from pytest_schedemu.formats.times import Moment, ztime
 
 #: SQS's limit for one message: the UTF-8 body plus every attribute's name, type and value.
 MAX_MESSAGE_BYTES = 1_048_576

@@ -21,26 +21,26 @@ from collections import Counter
 from datetime import datetime
 from typing import Any, Callable
 
-from pytest_schedemu.clock import DeliveryGuard
-from pytest_schedemu.delivery import (
+from pytest_schedemu.delivery.backends import (
     ACCESS_DENIED_MESSAGE,
     OK,
     Delivery,
     Outcome,
     RecordingDelivery,
 )
+from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
 from pytest_schedemu.errors import DispatchLimitExceeded
-from pytest_schedemu.model import ScheduleGroup
+from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
+from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.steering import TargetControls
-from pytest_schedemu.store import Store
-from pytest_schedemu.times import floor_epoch, from_epoch, to_epoch
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
 
 def delivery_backend(

@@ -13,10 +13,10 @@ import logging
 import threading
 from typing import Any
 
-from pytest_schedemu.delivery import OK, DeadLetterRequest, DeliveryRequest, Outcome
+from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest, Outcome
 from pytest_schedemu.targets import classify_error, decode_blobs, target_kind
 
-logger = logging.getLogger("pytest_schedemu.delivery")
+logger = logging.getLogger("pytest_schedemu.delivery.backends")
 
 INTERNAL_CODE = "AWS.Scheduler.InternalServerError"
 INTERNAL_MESSAGE = "Unexpected error occurred while processing the request"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from pytest_schedemu import jsontext
-from pytest_schedemu.delivery import DeliveryRequest, Outcome
+from pytest_schedemu.delivery.backends import DeliveryRequest, Outcome
 from pytest_schedemu.expressions import Timeline
-from pytest_schedemu.model import Schedule
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import floor_epoch, from_epoch
+from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records import PENDING, Attempt, Execution
 from pytest_schedemu.targets import MaterializedRequest, TargetPlan, events
-from pytest_schedemu.times import floor_epoch, from_epoch
 
 NEVER = 1 << 62  # sorts after every real instant and incarnation number
 

@@ -26,11 +26,11 @@ from pytest_schedemu.dispatch.queue import (
     WorkQueue,
 )
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.model import START_DATE_GRACE, Schedule, ScheduleGroup
+from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
+from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, ScheduleGroup
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
-from pytest_schedemu.settings import Settings
+from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.targets import events, plan_target
-from pytest_schedemu.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 
 #: Stale queue items are swept out only past this many: sweeping costs a pass over the queue.
 COMPACTION_THRESHOLD = 1024

@@ -19,13 +19,13 @@ import queue
 import threading
 import time
 
-from pytest_schedemu.clock import Clock, VirtualClock
-from pytest_schedemu.delivery import OK, Outcome
+from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.formats.times import from_epoch, to_epoch
 from pytest_schedemu.records import Activity
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.times import from_epoch, to_epoch
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
 

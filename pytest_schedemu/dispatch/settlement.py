@@ -11,12 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
-from pytest_schedemu import jsontext
-from pytest_schedemu.clock import DeliveryGuard
-from pytest_schedemu.delivery import DeadLetterRequest, Delivery, Outcome
+from pytest_schedemu.delivery.backends import DeadLetterRequest, Delivery, Outcome
+from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.records import (
     INVOCATION_ERROR,
     PENDING,
@@ -27,11 +28,10 @@ from pytest_schedemu.records import (
     DeadLetter,
     History,
 )
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.steering import TargetControls
-from pytest_schedemu.store import Store
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
-from pytest_schedemu.times import from_epoch
+from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
 
 def retry_delay(retries_made: int) -> int:

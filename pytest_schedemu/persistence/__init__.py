@@ -9,16 +9,16 @@ section that acknowledges it, so the file never disagrees with what a client was
 
 from __future__ import annotations
 
-from pytest_schedemu.clock import Clock
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
+from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.persistence.catchup import catch_up
 from pytest_schedemu.persistence.journal import Journal
 from pytest_schedemu.persistence.restore import queue_restored, restore
 from pytest_schedemu.persistence.schema import SCHEMA_VERSION, open_database
 from pytest_schedemu.records import History
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store
-from pytest_schedemu.times import floor_epoch
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import Clock
 
 __all__ = ["SCHEMA_VERSION", "Journal", "open_state"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import NEVER, Plan
 from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.persistence.journal import Journal
 from pytest_schedemu.persistence.restore import Restored
 from pytest_schedemu.records import INVOCATION_ERROR, Activity
-from pytest_schedemu.times import from_epoch
 
 EXHAUSTED = "MaximumEventAgeInSeconds"
 

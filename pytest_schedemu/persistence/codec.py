@@ -13,10 +13,11 @@ import json
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu import jsontext
 from pytest_schedemu.dispatch.occurrences import Occurrence
 from pytest_schedemu.dispatch.settlement import retry_delay
-from pytest_schedemu.model import (
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_utc
+from pytest_schedemu.model.resources import (
     FlexibleTimeWindow,
     RetryPolicy,
     Schedule,
@@ -24,7 +25,6 @@ from pytest_schedemu.model import (
     Target,
 )
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter
-from pytest_schedemu.times import floor_epoch, from_epoch, to_utc
 
 Row = tuple[Any, ...]
 

@@ -17,16 +17,16 @@ from datetime import datetime
 from typing import Any
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.clock import VirtualClock
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.errors import StateError
+from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import restore
 from pytest_schedemu.persistence.schema import SCHEMA_VERSION, TABLES, Database, open_database
 from pytest_schedemu.records import History
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store
-from pytest_schedemu.times import EPOCH
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import VirtualClock
 
 FORMAT = "schedemu-state"
 _JSON_COLUMNS = {("groups", "tags"), ("schedules", "definition"), ("dead_letters", "attributes")}

@@ -21,11 +21,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from pytest_schedemu.clock import Clock
 from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.errors import StateError
-from pytest_schedemu.idempotency import TokenKey
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import Position
 from pytest_schedemu.persistence.schema import (
@@ -39,8 +37,10 @@ from pytest_schedemu.persistence.schema import (
 )
 from pytest_schedemu.records import History
 from pytest_schedemu.records.known import known_cap
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store import Store
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.idempotency import TokenKey
+from pytest_schedemu.state.store import Store
+from pytest_schedemu.timekeeping.clock import Clock
 
 #: A batched commit (recorded deliveries) waits until this many records have gathered.
 BATCH_RECORDS = 1000

@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu.clock import Clock, VirtualClock
 from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.errors import StateError
-from pytest_schedemu.idempotency import StoredResponse
-from pytest_schedemu.model import ScheduleGroup
+from pytest_schedemu.formats.times import from_epoch
+from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.schema import Database
 from pytest_schedemu.records import (
@@ -34,9 +33,10 @@ from pytest_schedemu.records import (
     History,
 )
 from pytest_schedemu.records.history import SavedHistory
-from pytest_schedemu.store import Store
+from pytest_schedemu.state.idempotency import StoredResponse
+from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import events
-from pytest_schedemu.times import from_epoch
+from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 
 @dataclass

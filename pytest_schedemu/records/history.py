@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Generic, Optional, TypeVar
 
-from pytest_schedemu.model import Schedule
+from pytest_schedemu.formats.times import EPOCH
+from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.known import Known
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
-from pytest_schedemu.times import EPOCH
 
 T = TypeVar("T")
 

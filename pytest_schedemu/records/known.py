@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_schedemu.model import Schedule
+from pytest_schedemu.model.resources import Schedule
 
 #: How many schedules' last definitions are kept, most recently changed first: enough to
 #: draw the lanes of deleted schedules, without keeping every definition a long-running

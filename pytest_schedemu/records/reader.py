@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Callable, Protocol
 
-from pytest_schedemu.model import Schedule, ScheduleGroup, schedule_arn
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup, schedule_arn
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind

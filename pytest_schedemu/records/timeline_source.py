@@ -14,7 +14,8 @@ from datetime import datetime
 from itertools import islice
 
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.model import DEFAULT_GROUP, Schedule
+from pytest_schedemu.formats.times import Instant, to_utc
+from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule
 from pytest_schedemu.records.reader import (
     Records,
     closest_first,
@@ -23,7 +24,6 @@ from pytest_schedemu.records.reader import (
     split_schedule_arn,
 )
 from pytest_schedemu.timeline import TimelineData
-from pytest_schedemu.times import Instant, to_utc
 
 #: The most next occurrences drawn per lane: beyond that they are a comb of pixels anyway.
 MAX_UPCOMING = 2000

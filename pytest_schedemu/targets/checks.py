@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from pytest_schedemu import jsontext
-from pytest_schedemu.model import (
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.model.resources import (
     DEFAULT_ACCOUNT_ID,
     DEFAULT_GROUP,
     PARAMETER_BLOCKS,

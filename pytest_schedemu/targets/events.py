@@ -10,7 +10,7 @@ import hashlib
 import uuid
 from json.encoder import encode_basestring
 
-from pytest_schedemu.times import Moment, ztime
+from pytest_schedemu.formats.times import Moment, ztime
 
 SCHEDULE_ARN = "<aws.scheduler.schedule-arn>"
 SCHEDULED_TIME = "<aws.scheduler.scheduled-time>"

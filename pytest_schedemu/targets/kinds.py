@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pytest_schedemu.settings import DEFAULT_SQS_QUEUE_URL_TEMPLATE
+from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import render
 from pytest_schedemu.targets.render import Build
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pytest_schedemu.model import Target
-from pytest_schedemu.settings import DEFAULT_SQS_QUEUE_URL_TEMPLATE
+from pytest_schedemu.formats.times import Moment
+from pytest_schedemu.model.resources import Target
+from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import events, render
 from pytest_schedemu.targets.kinds import (
     UNIVERSAL,
@@ -17,7 +18,6 @@ from pytest_schedemu.targets.kinds import (
     target_kind,
 )
 from pytest_schedemu.targets.render import Render, TargetContext
-from pytest_schedemu.times import Moment
 
 
 @dataclass(frozen=True, eq=False)

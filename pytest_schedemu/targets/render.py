@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from pytest_schedemu import jsontext
-from pytest_schedemu.model import Target, dns_suffix_for_partition
+from pytest_schedemu.formats import jsontext
+from pytest_schedemu.model.resources import Target, dns_suffix_for_partition
 
 if TYPE_CHECKING:
     from pytest_schedemu.targets.kinds import TargetKind

@@ -11,7 +11,7 @@ import pytest
 from moto import mock_aws
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.server import ServerThread
+from pytest_schedemu.wire.server import ServerThread
 
 ROLE = "arn:aws:iam::123456789012:role/scheduler"
 ACCOUNT = "123456789012"
@@ -225,7 +225,7 @@ def test_throttled_target_retries_then_dead_letters_with_the_condition() -> None
 
         def send_dead_letter(self, request: Any) -> Any:
             recorded.append(request)
-            from pytest_schedemu.delivery import OK
+            from pytest_schedemu.delivery.backends import OK
 
             return OK
 

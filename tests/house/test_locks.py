@@ -13,11 +13,11 @@ from typing import Callable
 import pytest
 
 from pytest_schedemu.api.app import ApiErrorInjections, ServerError, ServerErrors
-from pytest_schedemu.delivery import Outcome
+from pytest_schedemu.delivery.backends import Outcome
+from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import ThrottlingException
+from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.records import Activity, History
-from pytest_schedemu.steering import TargetControl, TargetControls
-from pytest_schedemu.times import EPOCH
 
 REPEATS = 15
 THREADS = 8

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_schedemu import Emulator, Outcome
-from pytest_schedemu.delivery import OK, DeadLetterRequest, DeliveryRequest
-from pytest_schedemu.times import to_utc
+from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest
+from pytest_schedemu.formats.times import to_utc
 from tests.persistence.conftest import DLQ, FUNCTION, QUEUE, START, crash_copy, create
 
 END = "2026-03-01T16:00:00Z"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.times import wall_clock_now, ztime
+from pytest_schedemu.formats.times import wall_clock_now, ztime
 from tests.persistence.conftest import FUNCTION, QUEUE, create
 
 OUTAGE = timedelta(seconds=330)

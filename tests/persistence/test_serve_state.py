@@ -7,7 +7,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from pytest_schedemu.times import wall_clock_now, ztime
+from pytest_schedemu.formats.times import wall_clock_now, ztime
 from tests.persistence.conftest import FUNCTION, QUEUE, create
 from tests.persistence.serving import Service
 

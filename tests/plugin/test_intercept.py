@@ -17,8 +17,8 @@ from botocore.exceptions import EndpointConnectionError
 from botocore.signers import RequestSigner
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.intercept import Interception, interception
-from pytest_schedemu.transport import ANSWERED_HOST, answer_in_process
+from pytest_schedemu.wire.intercept import Interception, interception
+from pytest_schedemu.wire.transport import ANSWERED_HOST, answer_in_process
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -395,7 +395,7 @@ def test_moto_imported_before_the_plugin(pytester: pytest.Pytester, aws_environm
 from botocore.handlers import BUILTIN_HANDLERS
 from moto import mock_aws
 from moto.core.models import botocore_stubber
-from pytest_schedemu.intercept import interception
+from pytest_schedemu.wire.intercept import interception
 
 def test_scenario(schedemu):
     handlers = [handler for _, handler, *_ in BUILTIN_HANDLERS]

@@ -19,7 +19,7 @@ import boto3
 import pytest
 
 from pytest_schedemu import cli
-from pytest_schedemu.settings import Settings, options
+from pytest_schedemu.settings.options import Settings, options
 
 from .test_serve import QUEUE, ROLE, Served
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.model import Schedule
+from pytest_schedemu.model.resources import Schedule
 
 pytestmark = pytest.mark.stress
 

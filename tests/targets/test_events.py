@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.targets.events import (
     default_event,
     event_id,
@@ -14,7 +15,6 @@ from pytest_schedemu.targets.events import (
     flexible_offset,
     substitute,
 )
-from pytest_schedemu.times import ztime
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 T = datetime(2030, 1, 1, tzinfo=timezone.utc)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_schedemu.model import Target
+from pytest_schedemu.model.resources import Target
 from pytest_schedemu.targets import (
     RETRYABLE_ERROR_CODES,
     TargetKind,

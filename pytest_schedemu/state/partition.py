@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pytest_schedemu.model import Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 
 ScheduleKey = tuple[str, str]  # (group, name)
 

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pytest_schedemu import option_values as values
-from pytest_schedemu.model import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
-from pytest_schedemu.option_values import parse_bool
-from pytest_schedemu.times import Instant, to_utc
+from pytest_schedemu.formats.times import Instant, to_utc
+from pytest_schedemu.model.resources import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from pytest_schedemu.settings import values
+from pytest_schedemu.settings.values import parse_bool
 
 PAST_AT_POLICIES = ("fire", "skip", "reject")
 FLEXIBLE_OFFSET_MODES = ("hash", "zero")

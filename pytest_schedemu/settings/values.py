@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from pytest_schedemu.times import to_utc
+from pytest_schedemu.formats.times import to_utc
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")

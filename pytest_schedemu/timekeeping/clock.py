@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Union
 
 from pytest_schedemu.errors import ClockError
-from pytest_schedemu.times import UTC, Instant, to_utc
+from pytest_schedemu.formats.times import UTC, Instant, to_utc
 
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
 # and return the attempts made.

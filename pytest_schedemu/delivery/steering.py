@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pytest_schedemu.delivery import OK, Outcome
+from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.errors import DeliveryError
 
 Handler = Callable[[Any], Any]

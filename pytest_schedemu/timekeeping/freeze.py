@@ -19,8 +19,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable
 
-from pytest_schedemu.clock import Clock, VirtualClock
 from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 ENGINES = ("freezegun", "time_machine")
 

@@ -21,14 +21,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pytest
 
-from pytest_schedemu import intercept, report_timeline
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
-from pytest_schedemu.option_values import parse_bool
-from pytest_schedemu.settings import TEST, Option, options
+from pytest_schedemu.plugin import report as report_timeline
+from pytest_schedemu.settings.options import TEST, Option, options
+from pytest_schedemu.settings.values import parse_bool
+from pytest_schedemu.wire import intercept
 
 # Before the helpers are first imported, so their asserts explain themselves too.
-pytest.register_assert_rewrite("pytest_schedemu.assertions")
+pytest.register_assert_rewrite("pytest_schedemu.records.assertions")
 
 if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
@@ -230,8 +231,8 @@ def schedemu_server() -> Iterator[Emulator]:
 @pytest.fixture
 def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
-    from pytest_schedemu import assertions
-    from pytest_schedemu.times import wall_clock_now
+    from pytest_schedemu.formats.times import wall_clock_now
+    from pytest_schedemu.records import assertions
 
     assertions.configure(verbosity=int(request.config.getoption("verbose")))
     options = _options(request)

@@ -27,7 +27,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pytest_schedemu.server import WSGIApp
+    from pytest_schedemu.wire.server import WSGIApp
 
 #: The service's id as botocore writes it in event names (``ServiceId.hyphenize()``).
 SERVICE_EVENT_ID = "scheduler"
@@ -102,7 +102,7 @@ class Interception:
             return None
         # Here, not at the top: the plugin imports this module on every pytest run, and the
         # server module brings Werkzeug's.
-        from pytest_schedemu.transport import answer_in_process, answered_in_process
+        from pytest_schedemu.wire.transport import answer_in_process, answered_in_process
 
         if answered_in_process(request):
             return None

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from pytest_schedemu.idempotency import TokenKey
-from pytest_schedemu.model import Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.state.idempotency import TokenKey
 
 
 class StoreObserver(Protocol):

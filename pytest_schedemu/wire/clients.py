@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from pytest_schedemu import intercept
-from pytest_schedemu.server import WSGIApp
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.transport import InProcessTransport
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.wire import intercept
+from pytest_schedemu.wire.server import WSGIApp
+from pytest_schedemu.wire.transport import InProcessTransport
 
 
 def _unsigned(**_: Any) -> Any:

@@ -32,7 +32,7 @@ from pytest_schedemu.api.app import error_body
 from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
 from pytest_schedemu.errors import ApiError, ServerStartError
 
-logger = logging.getLogger("pytest_schedemu.server")
+logger = logging.getLogger("pytest_schedemu.wire.server")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 

@@ -13,7 +13,7 @@ from collections.abc import Generator, Iterable
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from pytest_schedemu.server import WSGIApp
+from pytest_schedemu.wire.server import WSGIApp
 
 
 class RawBody:

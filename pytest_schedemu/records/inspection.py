@@ -12,9 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from pytest_schedemu import assertions
-from pytest_schedemu.clock import RealClock, VirtualClock
-from pytest_schedemu.model import Schedule
+from pytest_schedemu.formats.times import Instant
+from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records import (
     Activity,
     Attempt,
@@ -23,10 +22,11 @@ from pytest_schedemu.records import (
     Execution,
     History,
     Records,
+    assertions,
 )
 from pytest_schedemu.records.timeline_source import collector_paused, timeline_data
+from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
 from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
-from pytest_schedemu.times import Instant
 
 StrPath = Union[str, "os.PathLike[str]"]
 

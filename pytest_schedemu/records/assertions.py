@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, TypeVar
 
-from pytest_schedemu.clock import Clock
 from pytest_schedemu.errors import DeliveryAssertionError
+from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.records import Attempt, DeadLetter, Records
 from pytest_schedemu.records.reader import (
     closest_first,
@@ -24,7 +24,7 @@ from pytest_schedemu.records.reader import (
     schedule_matches,
     target_matches,
 )
-from pytest_schedemu.times import ztime
+from pytest_schedemu.timekeeping.clock import Clock
 
 __all__ = [
     "DeliveryAssertionError",

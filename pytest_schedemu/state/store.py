@@ -37,11 +37,11 @@ from pytest_schedemu.errors import (
     schedule_not_found,
     too_many_tags,
 )
-from pytest_schedemu.idempotency import StoredResponse, TokenKey, TokenStore
-from pytest_schedemu.model import DEFAULT_GROUP, Schedule, ScheduleGroup
-from pytest_schedemu.partition import RegionState, ScheduleKey, merge_tags
-from pytest_schedemu.settings import Settings
-from pytest_schedemu.store_listeners import StoreJournal, StoreObserver
+from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
+from pytest_schedemu.state.listeners import StoreJournal, StoreObserver
+from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
 
 MAX_TAGS_PER_GROUP = 200
 

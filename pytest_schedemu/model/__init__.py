@@ -1,0 +1,1 @@
+"""The resource model: frozen records of schedules, groups and targets, and their ARNs."""

@@ -1,0 +1,1 @@
+"""The emulator's time: the virtual and real clocks, and process time held in lockstep."""
