@@ -1,6 +1,11 @@
 """The dashboard: ``GET /_schedemu/ui``, one page served from the package (HTML, CSS and
-vanilla JavaScript, nothing from the network), and what it reads besides the record
-lists: a summary to poll for news, and the timeline drawn as SVG.
+vanilla JavaScript modules, nothing from the network), and what it reads besides the
+record lists: a summary to poll for news, and the timeline drawn as SVG.
+
+The page's files are the ``ui`` folder's scripts and style sheets, each at
+``ui/<name>``, served as they are: the browser loads ``app.js`` as a module and follows its
+imports, so there is no build step. The routes are the files found in the folder, by exact
+name, so a path that leaves the folder names no route.
 
 ``GET summary`` answers the clock, the counts of schedules and groups, the accounts and
 regions in use, and how many records of each kind were ever written and how many resets
@@ -18,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import PurePosixPath
 from typing import Any
 
 from pytest_schedemu._version import __version__
@@ -29,12 +35,22 @@ from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
 
+_UI = resources.files("pytest_schedemu.api").joinpath("ui")
+#: The content types of the page's files by suffix; a file of any other kind is not served.
+CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+def _page_files() -> dict[str, tuple[str, str]]:
+    found = {"ui": ("index.html", "text/html; charset=utf-8")}
+    for entry in _UI.iterdir():
+        suffix = PurePosixPath(entry.name).suffix
+        if entry.is_file() and suffix in CONTENT_TYPES:
+            found[f"ui/{entry.name}"] = (entry.name, CONTENT_TYPES[suffix])
+    return found
+
+
 #: The page's files by route, with their content types.
-PAGE_FILES = {
-    "ui": ("index.html", "text/html; charset=utf-8"),
-    "ui/app.js": ("app.js", "text/javascript; charset=utf-8"),
-    "ui/style.css": ("style.css", "text/css; charset=utf-8"),
-}
+PAGE_FILES = _page_files()
 SVG = "image/svg+xml; charset=utf-8"
 MIN_WIDTH, MAX_WIDTH = 640, 4000
 #: The most schedules one picture is asked for by ARN (a page of the dashboard's list).
@@ -73,7 +89,7 @@ def disabled_page() -> tuple[int, bytes, str]:
 
 @cache
 def _page_file(name: str) -> bytes:
-    return resources.files("pytest_schedemu.api").joinpath("ui").joinpath(name).read_bytes()
+    return _UI.joinpath(name).read_bytes()
 
 
 class DashboardRoutes:

@@ -117,7 +117,7 @@ def test_the_page_and_its_files_are_served_from_the_package(emu: Emulator) -> No
     assert '<script src="/_schedemu/ui/app.js"' in page.text
     assert get(emu, "ui/").status == 200
     script, style = get(emu, "ui/app.js"), get(emu, "ui/style.css")
-    assert script.content_type.startswith("text/javascript") and "fetch(" in script.text
+    assert script.content_type.startswith("text/javascript") and "import " in script.text
     assert style.content_type.startswith("text/css") and ".topbar" in style.text
 
 

@@ -1,0 +1,80 @@
+// The clock's controls in the header: advance, move to, tick, and reset (which asks for a
+// second click). Each move reports the attempts it made and reloads the whole page.
+
+import { post } from "./api.js";
+import { $, showStatus } from "./dom.js";
+import { number, when } from "./format.js";
+import { clearDetail } from "./records.js";
+import { refreshEverything, restartPaging } from "./refresh.js";
+
+const CONFIRM_MS = 4000;
+
+async function travel(path, body, describe) {
+  try {
+    const answer = await post(path, body);
+    const count = answer.attempt_count;
+    showStatus(
+      `${describe}: the clock is at ${when(answer.now)}; ` +
+        `${number(count)} attempt${count === 1 ? "" : "s"} made.`
+    );
+    $("move-to-time").dataset.auto = "1";
+    await refreshEverything();
+  } catch (error) {
+    showStatus(error.message, true);
+  }
+}
+
+export function wireClock() {
+  for (const button of document.querySelectorAll("[data-advance]")) {
+    button.addEventListener("click", () => {
+      travel("clock/advance", JSON.parse(button.dataset.advance), "Advanced by " + button.textContent.slice(1));
+    });
+  }
+  $("advance-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const amount = Number($("advance-amount").value);
+    const unit = $("advance-unit").value;
+    travel("clock/advance", { [unit]: amount }, `Advanced by ${amount} ${unit}`);
+  });
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("move-to-time");
+    input.dataset.auto = "0";
+    travel("clock/move-to", { time: input.value.trim() }, "Moved");
+  });
+  $("move-to-time").addEventListener("input", (event) => {
+    event.target.dataset.auto = "0";
+  });
+  $("tick").addEventListener("click", () => travel("tick", {}, "Ticked"));
+  wireReset();
+}
+
+function wireReset() {
+  const button = $("reset");
+  let confirming = null;
+  button.addEventListener("click", async () => {
+    if (!confirming) {
+      button.textContent = "Confirm reset";
+      button.classList.add("confirming");
+      confirming = setTimeout(() => {
+        button.textContent = "Reset";
+        button.classList.remove("confirming");
+        confirming = null;
+      }, CONFIRM_MS);
+      return;
+    }
+    clearTimeout(confirming);
+    confirming = null;
+    button.textContent = "Reset";
+    button.classList.remove("confirming");
+    try {
+      const answer = await post("reset", {});
+      showStatus(`Reset: every schedule, group and record is gone; the clock is at ${when(answer.now)}.`);
+      clearDetail();
+      $("move-to-time").dataset.auto = "1";
+      restartPaging();
+    } catch (error) {
+      showStatus(error.message, true);
+    }
+  });
+}

@@ -1,0 +1,174 @@
+// The recent attempts and dead letters, newest first, of every schedule or of the chosen
+// one, and the details panel that shows one of them: what was sent, when, and what went
+// wrong.
+
+import { api, query } from "./api.js";
+import { $, el } from "./dom.js";
+import { lastPart, pretty, scheduleOf, when } from "./format.js";
+import { state } from "./state.js";
+
+const RECENT = 30;
+
+function outcomeOf(attempt) {
+  if (attempt.succeeded) return ["delivered", "delivered"];
+  return attempt.retryable === false
+    ? ["permanent", "failed, permanent"]
+    : ["retryable", "failed, retryable"];
+}
+
+export async function refreshAttempts() {
+  const sequence = ++state.sequence.attempts;
+  const answer = await api(
+    "attempts" + query({ order: "newest", limit: RECENT, schedule: state.selected })
+  );
+  if (sequence !== state.sequence.attempts) return;
+  $("attempts-scope").textContent = state.selected ? scheduleOf(state.selected) : "all schedules";
+  $("attempts").tBodies[0].replaceChildren(
+    ...answer.attempts.map((attempt) => {
+      const [css, words] = outcomeOf(attempt);
+      const key = attemptKey(attempt);
+      const row = el(
+        "tr",
+        { "data-key": key, className: isShown("attempt", key) ? "selected" : "" },
+        el("td", { className: "when" }, when(attempt.attempted_at)),
+        el("td", {}, scheduleOf(attempt.schedule_arn)),
+        el("td", {}, attempt.attempt_number),
+        el(
+          "td",
+          { title: attempt.error_message || null },
+          el("span", { className: "badge " + css }, words),
+          attempt.error_code ? el("span", { className: "error" }, attempt.error_code) : null
+        )
+      );
+      row.addEventListener("click", () => showAttempt(attempt));
+      return row;
+    })
+  );
+  $("attempts-empty").hidden = answer.attempts.length > 0;
+}
+
+export async function refreshDeadLetters() {
+  const sequence = ++state.sequence.deadLetters;
+  const answer = await api(
+    "dead-letters" + query({ order: "newest", limit: RECENT, schedule: state.selected })
+  );
+  if (sequence !== state.sequence.deadLetters) return;
+  $("dead-letters-scope").textContent = state.selected
+    ? scheduleOf(state.selected)
+    : "all schedules";
+  $("dead-letters").tBodies[0].replaceChildren(
+    ...answer.dead_letters.map((letter) => {
+      const key = letterKey(letter);
+      const row = el(
+        "tr",
+        { "data-key": key, className: isShown("dead-letter", key) ? "selected" : "" },
+        el("td", { className: "when" }, when(letter.sent_at || letter.scheduled_time)),
+        el("td", {}, scheduleOf(letter.schedule_arn)),
+        el("td", { className: "arn", title: letter.queue_arn }, lastPart(letter.queue_arn)),
+        el("td", { className: "error" }, (letter.attributes || {}).ERROR_CODE || "")
+      );
+      row.addEventListener("click", () => showDeadLetter(letter));
+      return row;
+    })
+  );
+  $("dead-letters-empty").hidden = answer.dead_letters.length > 0;
+}
+
+function attemptKey(attempt) {
+  return `${attempt.execution_id}#${attempt.attempt_number}`;
+}
+
+function letterKey(letter) {
+  return `${letter.schedule_arn}@${letter.scheduled_time}`;
+}
+
+function isShown(kind, key) {
+  return Boolean(state.detail && state.detail.kind === kind && state.detail.key === key);
+}
+
+// -- the details panel ------------------------------------------------------------------
+
+function fields(pairs) {
+  const list = el("dl", { className: "detail-grid" });
+  for (const [label, value] of pairs) {
+    if (value === null || value === undefined || value === "") continue;
+    list.append(el("dt", {}, label), el("dd", {}, value));
+  }
+  return list;
+}
+
+function showDetail(kind, key, title, ...content) {
+  state.detail = { kind, key };
+  $("detail-title").textContent = title;
+  $("detail").replaceChildren(el("div", { className: "detail" }, ...content));
+  $("detail-close").hidden = false;
+  markShownRow();
+  $("detail-card").scrollIntoView({ block: "nearest" });
+}
+
+export function clearDetail() {
+  state.detail = null;
+  $("detail-title").textContent = "Details";
+  $("detail").replaceChildren(
+    el(
+      "p",
+      { className: "empty" },
+      "Choose an attempt or a dead letter to see what was sent, when, and what went wrong."
+    )
+  );
+  $("detail-close").hidden = true;
+  markShownRow();
+}
+
+// The row whose details are shown is marked; every other row is not.
+function markShownRow() {
+  for (const [table, kind] of [["attempts", "attempt"], ["dead-letters", "dead-letter"]]) {
+    for (const row of $(table).tBodies[0].rows) {
+      row.classList.toggle("selected", isShown(kind, row.dataset.key));
+    }
+  }
+}
+
+function showAttempt(attempt) {
+  const [, words] = outcomeOf(attempt);
+  showDetail(
+    "attempt",
+    attemptKey(attempt),
+    `Attempt ${attempt.attempt_number} of ${scheduleOf(attempt.schedule_arn)}: ${words}`,
+    fields([
+      ["Schedule", attempt.schedule_arn],
+      ["Target", attempt.target_arn],
+      ["Scheduled time", when(attempt.scheduled_time)],
+      ["Attempted at", when(attempt.attempted_at)],
+      ["Attempt number", String(attempt.attempt_number)],
+      ["Outcome", words],
+      ["Error code", attempt.error_code],
+      ["Error message", attempt.error_message],
+      ["Event id", attempt.event_id],
+      ["Execution id", attempt.execution_id],
+    ]),
+    el("h3", {}, "Payload"),
+    el("pre", { "data-testid": "attempt-payload" }, pretty(attempt.payload, attempt.input)),
+    el("h3", {}, "Target request"),
+    el("pre", {}, pretty(attempt.request, attempt.request_text))
+  );
+}
+
+function showDeadLetter(letter) {
+  showDetail(
+    "dead-letter",
+    letterKey(letter),
+    `Dead letter of ${scheduleOf(letter.schedule_arn)}`,
+    fields([
+      ["Queue", letter.queue_arn],
+      ["Schedule", letter.schedule_arn],
+      ["Scheduled time", when(letter.scheduled_time)],
+      ["Sent at", when(letter.sent_at)],
+      ["Delivered to the queue", letter.delivered ? "yes" : "no"],
+    ]),
+    el("h3", {}, "Message attributes"),
+    fields(Object.entries(letter.attributes || {}).sort()),
+    el("h3", {}, "Body"),
+    el("pre", {}, pretty(letter.payload, letter.body))
+  );
+}

@@ -1,0 +1,117 @@
+// The schedule groups and one page of schedules, paged on the server: the page never holds
+// more than PAGE_SIZE schedules, whatever the emulator stores. Clicks on a group or a row
+// are the page's to handle (app.js): they change what every other pane shows.
+
+import { api, query } from "./api.js";
+import { $, el } from "./dom.js";
+import { lastPart, number, when } from "./format.js";
+import { state } from "./state.js";
+
+const PAGE_SIZE = 20;
+
+export async function refreshGroups() {
+  const { account_id, region } = state.filters;
+  const answer = await api("groups" + query({ account_id, region, limit: 200 }));
+  $("group-count").textContent = `(${number(answer.total)})`;
+  const list = $("groups");
+  const items = [
+    groupItem("", "All groups", null, state.summary ? state.summary.schedule_count : null),
+  ];
+  for (const group of answer.groups) {
+    const where = multiplePartitions() ? `${group.account_id} · ${group.region}` : null;
+    items.push(groupItem(group.name, group.name, where, group.schedule_count, group.state));
+  }
+  list.replaceChildren(...items);
+  const more = $("groups-more");
+  more.hidden = !answer.next_token;
+  more.textContent = answer.next_token
+    ? `Showing the first ${answer.groups.length} of ${number(answer.total)} groups: filter by account or region.`
+    : "";
+}
+
+function multiplePartitions() {
+  const summary = state.summary;
+  return Boolean(summary && (summary.accounts.length > 1 || summary.regions.length > 1));
+}
+
+function groupItem(value, label, where, count, groupState) {
+  return el(
+    "li",
+    { "data-group": value, className: state.filters.group === value ? "selected" : "" },
+    el(
+      "span",
+      { className: "group-name" },
+      label,
+      groupState && groupState !== "ACTIVE" ? ` (${groupState.toLowerCase()})` : "",
+      where ? el("span", { className: "group-where" }, where) : null
+    ),
+    el("span", { className: "group-count" }, count === null ? "" : number(count))
+  );
+}
+
+export async function refreshSchedules() {
+  const sequence = ++state.sequence.schedules;
+  const params = Object.assign({}, state.filters, {
+    limit: PAGE_SIZE,
+    next_token: state.tokens[state.page],
+  });
+  const answer = await api("schedules" + query(params));
+  if (sequence !== state.sequence.schedules) return;
+  state.rows = answer.schedules;
+  state.total = answer.total;
+  state.tokens[state.page + 1] = answer.next_token;
+  renderSchedules();
+  performance.mark("schedemu:rows");
+}
+
+function renderSchedules() {
+  const body = $("schedules").tBodies[0];
+  body.replaceChildren(...state.rows.map(scheduleRow));
+  $("schedules-empty").hidden = state.rows.length > 0;
+  const first = state.page * PAGE_SIZE + 1;
+  $("schedules-range").textContent = state.rows.length
+    ? `${number(first)}–${number(first + state.rows.length - 1)} of ${number(state.total)}`
+    : "";
+  $("page-prev").disabled = state.page === 0;
+  $("page-next").disabled = !state.tokens[state.page + 1];
+}
+
+function scheduleRow(schedule) {
+  const next = schedule.next_occurrence
+    ? el(
+        "td",
+        { className: "when" },
+        when(schedule.next_occurrence),
+        schedule.timezone !== "UTC" && schedule.next_occurrence_local
+          ? el("span", { className: "local" }, schedule.next_occurrence_local)
+          : null
+      )
+    : el("td", { className: "when muted" }, "none");
+  return el(
+    "tr",
+    {
+      "data-arn": schedule.arn,
+      className: schedule.arn === state.selected ? "selected" : "",
+      title: schedule.arn,
+    },
+    el(
+      "td",
+      {},
+      el("span", { className: "schedule-name" }, schedule.name),
+      schedule.description ? el("span", { className: "local" }, schedule.description) : null
+    ),
+    el("td", {}, schedule.group_name),
+    el("td", { className: "mono" }, schedule.schedule_expression),
+    el("td", {}, schedule.timezone),
+    el("td", {}, el("span", { className: "badge " + schedule.state }, schedule.state.toLowerCase())),
+    next,
+    el("td", { className: "arn", title: schedule.target_arn }, lastPart(schedule.target_arn))
+  );
+}
+
+// The chosen schedule's row is marked at once, before the panes it focuses reload.
+export function markChosenSchedule() {
+  for (const row of $("schedules").tBodies[0].rows) {
+    row.classList.toggle("selected", row.dataset.arn === state.selected);
+  }
+}
