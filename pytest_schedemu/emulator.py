@@ -25,7 +25,7 @@ from pytest_schedemu.api.control import ControlApi
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.realtime import RealTimeService
-from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.errors import HandlerError, SchedemuError
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.records import Attempt, History, Records
 from pytest_schedemu.records.inspection import Inspection
@@ -199,9 +199,9 @@ class Emulator(Inspection):
         """Empty all state; the clock stays where it is, or is placed at ``start``.
 
         Schedules, groups, tags, tokens, pending work, records, target controls, injected
-        errors and recorded server errors all go. Every setting a test may change returns
-        to the emulator's own value, or takes the value given here (a None for a setting
-        that cannot be None means the emulator's own value).
+        errors, recorded server errors and kept handler errors all go. Every setting a test
+        may change returns to the emulator's own value, or takes the value given here (a
+        None for a setting that cannot be None means the emulator's own value).
         """
         self.clock.guard.refuse_inside()
         restored = self.settings.restored(self._own, settings)
@@ -224,6 +224,12 @@ class Emulator(Inspection):
     def server_errors(self) -> list[ServerError]:
         """Unexpected exceptions raised inside the server since the last reset, oldest first."""
         return self._app.server_errors.list()
+
+    @property
+    def handler_errors(self) -> list[HandlerError]:
+        """Bugs in target handlers since the last reset that no test could see raised (the
+        deliveries of a real-time clock, clock moves over HTTP), oldest first."""
+        return self._controls.handler_errors.list()
 
     # -- time ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
     ├── ServerStartError              the server could not bind its address
     ├── ClockError (ValueError)       the clock cannot move as asked (real time; backwards)
     ├── DispatchLimitExceeded         one clock operation made too many attempts
+    ├── HandlerError                  a target handler raised something other than DeliveryError
     ├── StateError                    a state file that cannot be used (foreign, corrupt, newer)
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
@@ -27,7 +28,8 @@
     └── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
 
 ``DeliveryError`` is not an emulator failure: a target handler raises it to choose the
-outcome of one delivery attempt.
+outcome of one delivery attempt. Any other exception from a handler is a bug in the test,
+and comes back to it as ``HandlerError``.
 
 The functions at the end build the errors whose text several places share, so that each
 text is written once.
@@ -56,6 +58,25 @@ class DeliveryAssertionError(AssertionError):
 
 class DispatchLimitExceeded(SchedemuError):
     """A single clock operation made more attempts than ``max_attempts_per_advance``."""
+
+
+class HandlerError(SchedemuError):
+    """A target handler raised something other than ``DeliveryError``: a bug in the test's
+    handler, never a failed delivery.
+
+    The clock move that made the attempt raises it, chained from the handler's exception;
+    where no test waits on the move (a real-time clock, a move over HTTP) the emulator keeps
+    it (``Emulator.handler_errors``) and the pytest plugin fails the test at teardown.
+    """
+
+    def __init__(self, message: str, *, handler_traceback: str) -> None:
+        super().__init__(message)
+        #: The handler's exception as Python prints it, for where the chain is not shown.
+        self.handler_traceback = handler_traceback
+
+    def report(self) -> str:
+        """The message and the handler's traceback: what a teardown or a log shows."""
+        return f"{self}\n{self.handler_traceback.rstrip()}"
 
 
 class StateError(SchedemuError):
@@ -148,9 +169,12 @@ class InternalServerException(ApiError):
     status = 500
 
     def __init__(
-        self, message: str = "Unexpected error occurred while processing the request"
+        self,
+        message: str = "Unexpected error occurred while processing the request",
+        *,
+        details: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, details=details)
 
 
 API_ERRORS: dict[str, type[ApiError]] = {

@@ -26,6 +26,8 @@ from pytest_schedemu.errors import (
     ClockError,
     ConflictException,
     DispatchLimitExceeded,
+    HandlerError,
+    InternalServerException,
     ResourceNotFoundException,
     SerializationException,
     ServiceQuotaExceededException,
@@ -156,6 +158,12 @@ class ControlApi:
             attempts = move()
         except DispatchLimitExceeded as error:
             raise ServiceQuotaExceededException(
+                str(error), details={"now": ztime(self._clock.now())}
+            ) from None
+        except HandlerError as error:
+            # The test that gave the handler is not the caller: it sees the bug at teardown.
+            self._controls.handler_errors.keep(error)
+            raise InternalServerException(
                 str(error), details={"now": ztime(self._clock.now())}
             ) from None
         return {

@@ -4,6 +4,7 @@
 attempt (from the clock's thread, or from delivery threads in real time) while tests and
 the control API change it from theirs. A rule is never changed in place: a change builds a
 new rule and swaps it in under the lock, so a reader never sees half of one.
+Handlers run through ``handlers.run_handler``, which says what their attempts come to.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pytest_schedemu.delivery.backends import OK, Outcome
-from pytest_schedemu.errors import DeliveryError
-
-Handler = Callable[[Any], Any]
+from pytest_schedemu.delivery.backends import Outcome
+from pytest_schedemu.delivery.handlers import Handler, HandlerErrors, run_handler
 
 
 @dataclass(frozen=True)
@@ -40,12 +39,16 @@ class TargetControls:
         self._denied_roles: frozenset[str] = frozenset()
         # Rule keys and denied roles that some attempt (or dead-letter send) matched.
         self._consulted: set[str] = set()
+        #: The bugs of handlers that no test could see raised; owned behind its own lock.
+        self.handler_errors = HandlerErrors()
 
     def clear(self) -> None:
+        """Forget every rule, and the handler bugs kept."""
         with self._lock:
             self._rules = {}
             self._denied_roles = frozenset()
             self._consulted = set()
+        self.handler_errors.clear()
 
     def unused(self) -> list[str]:
         """The target keys and denied roles that no attempt has matched, in order set."""
@@ -99,6 +102,7 @@ class TargetControls:
         """The outcome a test imposes on an attempt at one of ``keys``, or None.
 
         ``attempt`` builds the record a handler receives; it is only called for handlers.
+        A bug in a handler raises ``HandlerError`` (``handlers.run_handler``).
         """
         with self._lock:
             matched = [k for k in keys if k in self._rules]
@@ -120,13 +124,7 @@ class TargetControls:
         if handler is None:
             return None
         # The handler runs outside the lock: it may take its time, or steer targets itself.
-        try:
-            handler(attempt())
-        except DeliveryError as error:
-            return Outcome.failure(error.code, error.message, error.retryable)
-        except Exception as error:
-            return Outcome.failure(type(error).__name__, str(error), True)
-        return OK
+        return run_handler(handler, attempt())
 
 
 class TargetControl:
@@ -166,7 +164,8 @@ class TargetControl:
         return self
 
     def handle(self, handler: Handler) -> TargetControl:
-        """Run ``handler(attempt)`` as the target; raising fails the attempt (§ DeliveryError)."""
+        """Run ``handler(attempt)`` as the target: raising ``DeliveryError`` fails the attempt
+        with that outcome; any other exception is a bug that fails the test (``HandlerError``)."""
         if not callable(handler):
             raise TypeError(f"Unsupported handler {handler!r}: expected a callable")
         self._controls.change(self.key, handler=handler)

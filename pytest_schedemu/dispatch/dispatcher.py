@@ -28,13 +28,14 @@ from pytest_schedemu.delivery.backends import (
     Outcome,
     RecordingDelivery,
 )
+from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
-from pytest_schedemu.errors import DispatchLimitExceeded
+from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History
@@ -174,6 +175,11 @@ class Dispatcher:
             else:
                 try:
                     outcome = self.deliver(job)
+                except HandlerError as error:
+                    # A bug in the test's handler: its attempt ends failed for good, and the
+                    # move stops at that instant to raise it in the test.
+                    settle(job, failed_attempt(error))
+                    raise
                 except BaseException:
                     # KeyboardInterrupt, SystemExit: let it through, but keep the attempt.
                     self.interrupted(job)

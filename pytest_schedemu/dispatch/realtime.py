@@ -4,7 +4,8 @@ One thread sleeps until the next due item (at most ``tick_interval`` seconds) an
 early by schedule changes. Deliveries run on a pool of daemon workers, so a slow target
 delays nothing else, and an occurrence whose predecessor is still being delivered starts in
 parallel. An attempt that takes longer than ``delivery_timeout`` fails, retryably, and its
-worker moves on.
+worker moves on. A bug in a test's handler cannot be raised to the test from here: it is
+kept (``delivery.handlers.HandlerErrors``) for the test's teardown, and logged.
 
 Stopping is bounded: no new delivery starts, deliveries under way get ``shutdown_timeout``
 seconds to finish, and every occurrence whose attempt did not finish (or never started) is
@@ -20,8 +21,10 @@ import threading
 import time
 
 from pytest_schedemu.delivery.backends import OK, Outcome
+from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.errors import HandlerError
 from pytest_schedemu.formats.times import from_epoch, to_epoch
 from pytest_schedemu.records import Activity
 from pytest_schedemu.settings.options import Settings
@@ -161,6 +164,11 @@ class RealTimeService:
         def deliver() -> None:
             try:
                 result.append(self._dispatcher.deliver(job))
+            except HandlerError as error:
+                # No test waits on this thread, so the bug is kept for one to see; kept here,
+                # since a handler that raises after the timeout is no less a bug.
+                self._dispatcher.controls.handler_errors.keep(error)
+                result.append(failed_attempt(error))
             except BaseException as error:  # raised again in the worker
                 failure.append(error)
 

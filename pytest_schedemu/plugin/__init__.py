@@ -237,9 +237,11 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     assertions.configure(verbosity=int(request.config.getoption("verbose")))
     options = _options(request)
     emulator = schedemu_server
+    # A real-time clock is where the wall clock is: it is reset in place (a start is refused).
+    default_start = None if emulator.clock.real_time else wall_clock_now()
     try:
         emulator.reset(
-            start=options.start if options.start is not None else wall_clock_now(),
+            start=options.start if options.start is not None else default_start,
             **options.settings,
         )
     except (TypeError, ValueError) as error:
@@ -270,6 +272,10 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
 
 
 def _check_after_test(emulator: Emulator, options: _TestOptions) -> None:
+    kept = emulator.handler_errors
+    if kept:
+        more = f"\n(and {len(kept) - 1} more: see schedemu.handler_errors)" if kept[1:] else ""
+        pytest.fail(f"schedemu: {kept[0].report()}{more}", pytrace=False)
     unused = emulator.unused_target_rules()
     if unused and not options.allow_unused_targets:
         attempted = sorted({a.target_arn for a in emulator.attempts()})

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Union
 
-from pytest_schedemu.errors import ClockError
+from pytest_schedemu.errors import ClockError, HandlerError
 from pytest_schedemu.formats.times import UTC, Instant, to_utc
 
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
@@ -148,7 +148,11 @@ class VirtualClock:
             return self._run_until(self._now)
 
     def _run_until(self, target: datetime) -> list[Any]:
-        attempts = self._driver(target) if self._driver is not None else []
+        try:
+            attempts = self._driver(target) if self._driver is not None else []
+        except HandlerError as error:
+            # Raised afresh here, the test's traceback is its own line and the handler's.
+            raise error.with_traceback(None) from error.__cause__
         self.set(target)
         return attempts
 

@@ -229,26 +229,6 @@ def test_handler_raising_delivery_error_chooses_the_outcome(emu: Emulator, clien
     ] * 2
 
 
-def test_handler_raising_anything_else_is_retryable(emu: Emulator, client: Any) -> None:
-    calls = []
-
-    def flaky(attempt: Any) -> None:
-        calls.append(attempt.attempt_number)
-        if len(calls) == 1:
-            raise RuntimeError("first call fails")
-
-    emu.target(FUNCTION).handle(flaky)
-    create(client, expression="at(2026-03-01T10:00:00)", target={"Arn": FUNCTION})
-    emu.clock.advance(hours=1)
-    first, second = emu.attempts()
-    assert (first.error_code, first.error_message, first.retryable) == (
-        "RuntimeError",
-        "first call fails",
-        True,
-    )
-    assert second.succeeded
-
-
 def test_recover_makes_the_target_succeed_again(emu: Emulator, client: Any) -> None:
     control = emu.target(QUEUE).fail()
     create(client, expression="at(2026-03-01T10:00:00)")

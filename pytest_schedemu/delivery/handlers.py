@@ -1,0 +1,88 @@
+"""A test's target handlers: what their attempts come to, and the bugs they raise.
+
+A handler that returns delivers its attempt; one that raises ``DeliveryError`` fails it
+with the outcome the error names. Anything else it raises is a bug in the test, never a
+delivery failure, so it is never retried in silence: the attempt is recorded as failed for
+good (``HANDLER_ERROR``), and the bug comes back to the test as ``HandlerError``. The clock
+move that made the attempt raises it; where no test waits on the move (the delivery
+threads of a real-time clock, a move asked for over HTTP) ``HandlerErrors`` keeps it for
+the pytest plugin to fail the test at teardown, and logs it for a service.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from typing import Any, Callable
+
+from pytest_schedemu.delivery.backends import OK, Outcome
+from pytest_schedemu.errors import DeliveryError, HandlerError
+from pytest_schedemu.formats.times import ztime
+
+logger = logging.getLogger("pytest_schedemu.delivery")
+
+Handler = Callable[[Any], Any]
+
+#: The error code of an attempt whose handler raised something other than DeliveryError.
+HANDLER_ERROR = "HandlerError"
+
+
+def run_handler(handler: Handler, attempt: Any) -> Outcome:
+    """The outcome of ``handler(attempt)``; a bug in the handler raises ``HandlerError``.
+
+    ``attempt`` is the record the handler receives; KeyboardInterrupt, SystemExit and
+    pytest's own outcomes (``pytest.fail``…) pass through untouched.
+    """
+    try:
+        handler(attempt)
+    except DeliveryError as error:
+        return Outcome.failure(error.code, error.message, error.retryable)
+    except Exception as error:
+        raise _bug(attempt, error) from error
+    return OK
+
+
+def _bug(attempt: Any, error: Exception) -> HandlerError:
+    # The traceback starts in the handler: the frame of run_handler says nothing.
+    frames = error.__traceback__.tb_next if error.__traceback__ is not None else None
+    raised = _raised(error).splitlines()[0]
+    return HandlerError(
+        f"The handler of {attempt.target_arn} raised {raised} (attempt "
+        f"{attempt.attempt_number} of schedule {attempt.group_name}/{attempt.schedule_name}, "
+        f"scheduled at {ztime(attempt.scheduled_time)}). The attempt is recorded as failed "
+        f"({HANDLER_ERROR}) and not retried; a handler fails an attempt on purpose by raising "
+        "DeliveryError.",
+        handler_traceback="".join(traceback.format_exception(type(error), error, frames)),
+    )
+
+
+def _raised(error: BaseException) -> str:
+    """``NameError: name 'x' is not defined``: the exception as its traceback ends."""
+    return traceback.format_exception_only(type(error), error)[-1].strip()
+
+
+def failed_attempt(error: HandlerError) -> Outcome:
+    """What an attempt whose handler had a bug is recorded as: failed, and not retried."""
+    return Outcome.failure(HANDLER_ERROR, _raised(error.__cause__ or error), False)
+
+
+class HandlerErrors:
+    """The handler bugs that no test could see raised, oldest first, until the next reset."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._errors: list[HandlerError] = []
+
+    def keep(self, error: HandlerError) -> None:
+        with self._lock:
+            self._errors.append(error)
+        logger.error("%s", error.report())
+
+    def list(self) -> list[HandlerError]:
+        with self._lock:
+            return list(self._errors)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._errors.clear()
