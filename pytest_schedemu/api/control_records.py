@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
-from pytest_schedemu.records import Records, schedule_matches
+from pytest_schedemu.model.arns import ScheduleFilter
+from pytest_schedemu.records import Records
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
@@ -111,10 +112,11 @@ class RecordRoutes:
         self._records.check_filter(schedule, group)
         keep = None
         if queue_arn is not None or schedule is not None or group is not None:
+            named = ScheduleFilter(schedule, group)
 
             def keep(letter: Any) -> bool:
-                return (queue_arn is None or letter.queue_arn == queue_arn) and schedule_matches(
-                    letter.schedule_arn, schedule, group
+                return (queue_arn is None or letter.queue_arn == queue_arn) and named.matches_arn(
+                    letter.schedule_arn
                 )
 
         filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group}

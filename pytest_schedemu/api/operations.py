@@ -22,6 +22,7 @@ from pytest_schedemu.expressions import (
     timeline,
 )
 from pytest_schedemu.formats.times import epoch_number, floor_epoch
+from pytest_schedemu.model.arns import GroupArn, partition_for_region
 from pytest_schedemu.model.resources import (
     DEFAULT_GROUP,
     DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,
@@ -33,8 +34,6 @@ from pytest_schedemu.model.resources import (
     Schedule,
     ScheduleGroup,
     Target,
-    parse_group_arn,
-    partition_for_region,
 )
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.store import Store
@@ -319,17 +318,16 @@ class Operations:
     # -- tags ------------------------------------------------------------------------------
 
     def _tagged_group_name(self, call: Call, arn: str) -> str:
-        parsed = parse_group_arn(arn)
         # Shape validation admitted only group ARNs; one of another partition, account or
         # region names a group that does not exist here.
-        assert parsed is not None
-        if (parsed.partition, parsed.account_id, parsed.region) != (
+        parsed = GroupArn.parse(arn)
+        if (parsed.partition, parsed.account, parsed.region) != (
             partition_for_region(call.region),
             call.account_id,
             call.region,
         ):
-            raise group_not_found(parsed.name)
-        return parsed.name
+            raise group_not_found(parsed.group)
+        return parsed.group
 
     def tag_resource(self, call: Call, params: Document) -> Document:
         name = self._tagged_group_name(call, params["ResourceArn"])

@@ -1,4 +1,4 @@
-"""The resource model: frozen records of schedules, groups and targets, and ARN helpers.
+"""The resource model: frozen records of schedules, groups and targets.
 
 Records use AWS spelling only where they hold raw request blocks that are echoed back
 verbatim (the target's parameter blocks); everything else is snake_case Python.
@@ -6,11 +6,12 @@ verbatim (the target's parameter blocks); everything else is snake_case Python.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
+
+from pytest_schedemu.model.arns import schedule_arn, schedule_group_arn
 
 DEFAULT_GROUP = "default"
 DEFAULT_ACCOUNT_ID = "123456789012"
@@ -30,50 +31,6 @@ PARAMETER_BLOCKS: tuple[str, ...] = (
     "SageMakerPipelineParameters",
     "SqsParameters",
 )
-
-
-def partition_for_region(region: str) -> str:
-    if region.startswith("cn-"):
-        return "aws-cn"
-    if region.startswith("us-gov-"):
-        return "aws-us-gov"
-    return "aws"
-
-
-def dns_suffix_for_partition(partition: str) -> str:
-    return "amazonaws.com.cn" if partition == "aws-cn" else "amazonaws.com"
-
-
-def schedule_arn(region: str, account_id: str, group: str, name: str) -> str:
-    partition = partition_for_region(region)
-    return f"arn:{partition}:scheduler:{region}:{account_id}:schedule/{group}/{name}"
-
-
-def schedule_group_arn(region: str, account_id: str, name: str) -> str:
-    return (
-        f"arn:{partition_for_region(region)}:scheduler:{region}:{account_id}:schedule-group/{name}"
-    )
-
-
-_GROUP_ARN = re.compile(
-    r"arn:(?P<partition>aws(?:-[a-z]+)?):scheduler:(?P<region>[a-z0-9\-]+):"
-    r"(?P<account>\d{12}):schedule-group/(?P<name>[0-9a-zA-Z\-_.]+)"
-)
-
-
-@dataclass(frozen=True)
-class GroupArn:
-    partition: str
-    region: str
-    account_id: str
-    name: str
-
-
-def parse_group_arn(arn: str) -> GroupArn | None:
-    match = _GROUP_ARN.fullmatch(arn)
-    if match is None:
-        return None
-    return GroupArn(match["partition"], match["region"], match["account"], match["name"])
 
 
 @dataclass(frozen=True)

@@ -232,7 +232,7 @@ class Journal:
     def _write_store(self, connection: sqlite3.Connection) -> None:
         store = self._store
         for account, region, name in self._groups:
-            group = store.region(account, region).groups.get(name)
+            group = store.find_group(account, region, name)
             if group is None:
                 connection.execute(
                     "DELETE FROM groups WHERE account = ? AND region = ? AND name = ?",
@@ -264,7 +264,7 @@ class Journal:
         where = "account = ? AND region = ? AND grp = ? AND name = ?"
         before = connection.execute(f"SELECT incarnation FROM schedules WHERE {where}", key)
         incarnations = {row[0] for row in before}
-        schedule = self._store.region(account, region).schedules.get((group, name))
+        schedule = self._store.find_schedule(account, region, group, name)
         if schedule is None:
             connection.execute(f"DELETE FROM schedules WHERE {where}", key)
         else:

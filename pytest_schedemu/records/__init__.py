@@ -10,7 +10,7 @@ from pytest_schedemu.records.history import (
     DroppedRecords,
     History,
 )
-from pytest_schedemu.records.reader import Records, schedule_matches
+from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import (
     ACTIVITY_KINDS,
     CANCELLED,
@@ -45,5 +45,4 @@ __all__ = [
     "History",
     "LazyFields",
     "Records",
-    "schedule_matches",
 ]

@@ -17,13 +17,9 @@ from typing import Any, Callable, TypeVar
 
 from pytest_schedemu.errors import DeliveryAssertionError
 from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.model.arns import ScheduleArn, ScheduleFilter, scheduler_arn
 from pytest_schedemu.records import Attempt, DeadLetter, Records
-from pytest_schedemu.records.reader import (
-    closest_first,
-    listing,
-    schedule_matches,
-    target_matches,
-)
+from pytest_schedemu.records.reader import closest_first, listing, target_matches
 from pytest_schedemu.timekeeping.clock import Clock
 
 __all__ = [
@@ -161,7 +157,10 @@ def _attempt_line(attempt: Attempt) -> str:
 def _letter_line(letter: DeadLetter) -> str:
     attributes = letter.attributes
     sent = ztime(letter.sent_at) if letter.sent_at else "?"
-    schedule = letter.schedule_arn.partition(":schedule/")[2]
+    parts = scheduler_arn(letter.schedule_arn)
+    schedule = (
+        f"{parts.group}/{parts.name}" if isinstance(parts, ScheduleArn) else letter.schedule_arn
+    )
     return (
         f"  {sent} {schedule} scheduled {ztime(letter.scheduled_time)} "
         f"{attributes.get('ERROR_CODE')} after {attributes.get('RETRY_ATTEMPTS')} retries"
@@ -315,10 +314,11 @@ def _letters(
     payload_contains: Any,
 ) -> list[DeadLetter]:
     records.check_filter(schedule, group)
+    named = ScheduleFilter(schedule, group)
     return [
         d
         for d in records.dead_letters(queue_arn)
-        if schedule_matches(d.schedule_arn, schedule, group)
+        if named.matches_arn(d.schedule_arn)
         and all(d.attributes.get(k) == v for k, v in (attributes or {}).items())
         and (payload_contains is None or contains(d.payload, payload_contains))
     ]

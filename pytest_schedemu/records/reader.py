@@ -1,4 +1,4 @@
-"""The read side: queries over what happened, with the one matcher of schedule filters.
+"""The read side: queries over what happened.
 
 ``Records`` answers every question a test, the control API or the timeline asks: which
 attempts were made, which were deliveries, which dead letters were sent, what happened to
@@ -14,7 +14,8 @@ from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Callable, Protocol
 
-from pytest_schedemu.model.resources import Schedule, ScheduleGroup, schedule_arn
+from pytest_schedemu.model.arns import ScheduleArn, ScheduleFilter, schedule_arn, scheduler_arn
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind
@@ -42,25 +43,6 @@ class Identity(Protocol):
 
     region: str
     account_id: str
-
-
-def split_schedule_arn(arn: str) -> tuple[str, str]:
-    """The (group, name) of a schedule ARN."""
-    _, _, path = arn.partition(":schedule/")
-    group, _, name = path.partition("/")
-    return group, name
-
-
-def schedule_matches(arn: str, schedule: str | None, group: str | None) -> bool:
-    """Whether the schedule ``arn`` is the one a filter names.
-
-    ``schedule`` is a schedule name or a whole schedule ARN; ``group`` a group name. None
-    matches anything.
-    """
-    if schedule is not None and schedule.startswith("arn:"):
-        return arn == schedule
-    arn_group, arn_name = split_schedule_arn(arn)
-    return (schedule is None or arn_name == schedule) and (group is None or arn_group == group)
 
 
 def closest_first(word: str, candidates: Iterable[str]) -> list[str]:
@@ -107,7 +89,8 @@ class Records:
         ValueError when ``group`` is None and the name is held by several groups.
         """
         if schedule.startswith("arn:"):
-            _, name = split_schedule_arn(schedule)
+            parts = scheduler_arn(schedule)
+            name = parts.name if isinstance(parts, ScheduleArn) else ""
             found, _, complete = self._history.known_schedules(name)
             if schedule not in found and complete:
                 raise LookupError(
@@ -177,16 +160,12 @@ class Records:
     ) -> Callable[[Attempt], bool]:
         """The test an attempt passes to match the filters (checked as ``attempts`` does)."""
         self.check_filter(schedule, group)
-        by_arn = schedule if schedule is not None and schedule.startswith("arn:") else None
-        name = None if by_arn is not None else schedule
-        in_group = None if by_arn is not None else group
+        named = ScheduleFilter(schedule, group)
 
         def keep(a: Attempt) -> bool:
             return (
                 (target_arn is None or target_matches(a.target_arn, target_arn))
-                and (by_arn is None or a.schedule_arn == by_arn)
-                and (name is None or a.schedule_name == name)
-                and (in_group is None or a.group_name == in_group)
+                and named.matches(a.schedule_arn, a.group_name, a.schedule_name)
                 and (succeeded is None or a.succeeded == succeeded)
             )
 
@@ -279,8 +258,8 @@ class Records:
         if len(arns) > 1:
             # One name in one group of several accounts or regions: the default one, if any.
             identity = self._identity
-            group_name, name = split_schedule_arn(arns[0])
-            own = schedule_arn(identity.region, identity.account_id, group_name, name)
+            first = ScheduleArn.parse(arns[0])
+            own = schedule_arn(identity.region, identity.account_id, first.group, first.name)
             if own not in arns:
                 raise ValueError(
                     f"Schedule {schedule!r} exists in several accounts or regions: "

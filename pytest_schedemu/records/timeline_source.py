@@ -15,14 +15,9 @@ from itertools import islice
 
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import Instant, to_utc
+from pytest_schedemu.model.arns import GroupArn, ScheduleArn, ScheduleFilter, scheduler_arn
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule
-from pytest_schedemu.records.reader import (
-    Records,
-    closest_first,
-    listing,
-    schedule_matches,
-    split_schedule_arn,
-)
+from pytest_schedemu.records.reader import Records, closest_first, listing
 from pytest_schedemu.timeline import TimelineData
 
 #: The most next occurrences drawn per lane: beyond that they are a comb of pixels anyway.
@@ -63,7 +58,8 @@ def timeline_data(
     if schedule_arns is not None:
         wanted = set(schedule_arns)
         candidates = {arn: None for arn in candidates if arn in wanted}
-    arns = [arn for arn in candidates if schedule_matches(arn, schedule, group)]
+    named = ScheduleFilter(schedule, group)
+    arns = [arn for arn in candidates if named.matches_arn(arn)]
     kept = set(arns)
     gone = [arn for arn in arns if arn not in current]
     schedules: list[Schedule] = [current[arn] for arn in arns if arn in current]
@@ -75,7 +71,7 @@ def timeline_data(
         activity=[
             a
             for a in records.activity()
-            if a.schedule_arn in kept or ":schedule-group/" in a.schedule_arn
+            if a.schedule_arn in kept or isinstance(scheduler_arn(a.schedule_arn), GroupArn)
         ],
         dead_letters=[d for d in records.dead_letters() if d.schedule_arn in kept],
         now=now,
@@ -112,7 +108,8 @@ def _check_group(
 ) -> None:
     groups = {DEFAULT_GROUP} | {g.name for g in records.groups()}
     groups.update(s.group_name for s in schedules)
-    groups.update(split_schedule_arn(arn)[0] for arn in known)
+    parts = (scheduler_arn(arn) for arn in known)
+    groups.update(part.group for part in parts if isinstance(part, ScheduleArn))
     if group not in groups:
         raise LookupError(
             f"No schedule group {group!r} ever existed in this emulator; known groups, "

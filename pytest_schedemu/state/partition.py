@@ -2,46 +2,73 @@
 
 Groups and schedules are kept in dicts for lookups and in sorted key lists for listing:
 a page starts after the last key of the previous one, so paging stays correct while
-other calls create and delete, and costs a bisection rather than a scan.
+other calls create and delete, and costs a bisection rather than a scan. Only the methods
+below change them, each keeping the dict and its key list in step; the store decides
+whether a change is allowed and calls them under its lock.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from datetime import datetime
 
-from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 
 ScheduleKey = tuple[str, str]  # (group, name)
 
 
-@dataclass
 class RegionState:
-    account_id: str
-    region: str
-    groups: dict[str, ScheduleGroup] = field(default_factory=dict)
-    group_names: list[str] = field(default_factory=list)  # sorted, for keyset paging
-    schedules: dict[ScheduleKey, Schedule] = field(default_factory=dict)
-    schedule_keys: list[ScheduleKey] = field(default_factory=list)  # sorted, for keyset paging
+    """The groups and schedules of one account in one region."""
 
-    def put_group(self, group: ScheduleGroup) -> None:
-        if group.name not in self.groups:
-            bisect.insort(self.group_names, group.name)
-        self.groups[group.name] = group
+    def __init__(self, account_id: str, region: str, created_at: datetime) -> None:
+        self.account_id = account_id
+        self.region = region
+        self._groups: dict[str, ScheduleGroup] = {}
+        self._group_names: list[str] = []  # sorted, for keyset paging
+        self._schedules: dict[ScheduleKey, Schedule] = {}
+        self._schedule_keys: list[ScheduleKey] = []  # sorted, for keyset paging
+        # The default group exists in every partition from the moment the state was
+        # created or last reset, whether or not anyone looked at it.
+        self.add_group(ScheduleGroup(account_id, region, DEFAULT_GROUP, created_at, created_at))
 
-    def put_schedule(self, schedule: Schedule) -> None:
-        key = (schedule.group_name, schedule.name)
-        if key not in self.schedules:
-            bisect.insort(self.schedule_keys, key)
-        self.schedules[key] = schedule
+    # -- reads ---------------------------------------------------------------------------
+
+    def group(self, name: str) -> ScheduleGroup | None:
+        return self._groups.get(name)
+
+    def schedule(self, group: str, name: str) -> Schedule | None:
+        return self._schedules.get((group, name))
+
+    @property
+    def group_count(self) -> int:
+        return len(self._groups)
+
+    @property
+    def schedule_count(self) -> int:
+        return len(self._schedules)
+
+    @property
+    def untouched(self) -> bool:
+        """Whether it holds only its default group, as a partition never used reads."""
+        return not self._schedules and len(self._groups) == 1
+
+    def groups(self) -> Iterator[ScheduleGroup]:
+        """Every group, by name."""
+        groups = self._groups
+        return (groups[name] for name in self._group_names)
+
+    def schedules(self) -> Iterator[Schedule]:
+        """Every schedule, by (group, name)."""
+        schedules = self._schedules
+        return (schedules[key] for key in self._schedule_keys)
 
     def group_page(
         self, prefix: str | None, after: str | None, limit: int
     ) -> tuple[list[ScheduleGroup], bool]:
         """Up to ``limit`` groups named after ``after`` with ``prefix``, and whether more
         follow."""
-        names = self.group_names
+        names = self._group_names
         start = 0 if after is None else bisect.bisect_right(names, after)
         if prefix is not None:
             start = max(start, bisect.bisect_left(names, prefix))
@@ -52,7 +79,7 @@ class RegionState:
                 break
             if len(page) == limit:
                 return page, True
-            page.append(self.groups[name])
+            page.append(self._groups[name])
         return page, False
 
     def schedule_page(
@@ -66,7 +93,7 @@ class RegionState:
     ) -> tuple[list[Schedule], bool]:
         """Up to ``limit`` schedules after the key ``after`` that pass the filters, and
         whether more follow."""
-        keys = self.schedule_keys
+        keys = self._schedule_keys
         start = 0 if after is None else bisect.bisect_right(keys, after)
         if group is not None:
             start = max(start, bisect.bisect_left(keys, (group, prefix or "")))
@@ -80,13 +107,75 @@ class RegionState:
                 if group is not None:
                     break
                 continue
-            schedule = self.schedules[key]
+            schedule = self._schedules[key]
             if state_filter is not None and schedule.state != state_filter:
                 continue
             if len(page) == limit:
                 return page, True
             page.append(schedule)
         return page, False
+
+    # -- changes -------------------------------------------------------------------------
+    # A key that is already there (or missing) here is a mistake of the caller, which
+    # checks first and answers the client with the service's error.
+
+    def add_group(self, group: ScheduleGroup) -> None:
+        if group.name in self._groups:
+            raise KeyError(f"group {group.name!r} is already in {self._where}")
+        bisect.insort(self._group_names, group.name)
+        self._groups[group.name] = group
+
+    def replace_group(self, group: ScheduleGroup) -> ScheduleGroup:
+        """Put ``group`` in place of the group of its name (its state, its tags); the
+        group replaced."""
+        previous = self._groups.get(group.name)
+        if previous is None:
+            raise KeyError(f"group {group.name!r} is not in {self._where}")
+        self._groups[group.name] = group
+        return previous
+
+    def remove_group(self, name: str) -> list[Schedule]:
+        """Remove the group and its schedules; the schedules removed, by name."""
+        if name not in self._groups:
+            raise KeyError(f"group {name!r} is not in {self._where}")
+        keys = self._schedule_keys
+        start = bisect.bisect_left(keys, (name, ""))
+        end = start
+        while end < len(keys) and keys[end][0] == name:
+            end += 1
+        removed = [self._schedules.pop(key) for key in keys[start:end]]
+        del keys[start:end]
+        del self._groups[name]
+        del self._group_names[bisect.bisect_left(self._group_names, name)]
+        return removed
+
+    def add_schedule(self, schedule: Schedule) -> None:
+        key = (schedule.group_name, schedule.name)
+        if key in self._schedules:
+            raise KeyError(f"schedule {key!r} is already in {self._where}")
+        bisect.insort(self._schedule_keys, key)
+        self._schedules[key] = schedule
+
+    def replace_schedule(self, schedule: Schedule) -> Schedule:
+        """Put ``schedule`` in place of the one of its group and name; the one replaced."""
+        key = (schedule.group_name, schedule.name)
+        previous = self._schedules.get(key)
+        if previous is None:
+            raise KeyError(f"schedule {key!r} is not in {self._where}")
+        self._schedules[key] = schedule
+        return previous
+
+    def remove_schedule(self, group: str, name: str) -> Schedule | None:
+        """Remove a schedule; the one removed, or None when there was none."""
+        key = (group, name)
+        removed = self._schedules.pop(key, None)
+        if removed is not None:
+            del self._schedule_keys[bisect.bisect_left(self._schedule_keys, key)]
+        return removed
+
+    @property
+    def _where(self) -> str:
+        return f"the partition of account {self.account_id} in {self.region}"
 
 
 def merge_tags(

@@ -3,6 +3,10 @@
 State is partitioned by (account, region). The store enforces the rules that need the
 state (a group exists, a name is free, a quota is not reached) and tells its observer what
 changed, so the dispatcher can re-plan without the API knowing that a dispatcher exists.
+Each partition keeps its own records and their order (``RegionState``); the store changes
+them only through its methods, and everything outside reads them through the store's
+reads (``find_group``, ``find_schedule``, ``all_groups``, ``all_schedules``...), each a
+copy taken under the lock.
 
 Locks, and the order they are taken in (a thread holding one may only take those below
 it, never one above):
@@ -20,7 +24,6 @@ it, never one above):
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import threading
 from collections.abc import Iterable
@@ -55,8 +58,8 @@ class Store:
         self.observer: StoreObserver | None = None
         #: None keeps the state in memory only: then no change costs more than this check.
         self.journal: StoreJournal | None = None
-        #: Answers of requests with a ClientToken; use under ``lock``.
-        self.tokens = TokenStore(lambda: self.settings.max_idempotency_tokens)
+        # Answers of requests with a ClientToken; used under ``lock``.
+        self._tokens = TokenStore(lambda: self.settings.max_idempotency_tokens)
         self._regions: dict[RegionKey, RegionState] = {}
         self._created_at = now
         self._incarnations = 0
@@ -81,11 +84,16 @@ class Store:
             self.reset(created_at)
             self._incarnations = incarnations
             for group in groups:
-                self.region(group.account_id, group.region).put_group(group)
+                state = self._partition(group.account_id, group.region)
+                # A state may hold the default group, which every partition starts with.
+                if state.group(group.name) is None:
+                    state.add_group(group)
+                else:
+                    state.replace_group(group)
             for schedule in schedules:
-                self.region(schedule.account_id, schedule.region).put_schedule(schedule)
+                self._partition(schedule.account_id, schedule.region).add_schedule(schedule)
             for key, response in tokens:
-                self.tokens.put(key, response)
+                self._tokens.put(key, response)
 
     def commit(self, *, batch: bool = False) -> None:
         """End a unit of work: what changed becomes durable (with a journal). ``batch`` lets
@@ -103,23 +111,16 @@ class Store:
     def reset(self, now: datetime) -> None:
         with self.lock:
             self._regions.clear()
-            self.tokens.clear()
+            self._tokens.clear()
             self._created_at = now
             self._incarnations = 0
 
-    def region(self, account_id: str, region: str) -> RegionState:
+    def _partition(self, account_id: str, region: str) -> RegionState:
+        """The partition, made (with its default group) on first use."""
         key = (account_id, region)
         state = self._regions.get(key)
         if state is None:
-            state = RegionState(account_id, region)
-            # The default group exists in every (account, region) from the moment the
-            # state was created or last reset, whether or not anyone looked at it.
-            default = ScheduleGroup(
-                account_id, region, DEFAULT_GROUP, self._created_at, self._created_at
-            )
-            state.groups[DEFAULT_GROUP] = default
-            state.group_names.append(DEFAULT_GROUP)
-            self._regions[key] = state
+            state = self._regions[key] = RegionState(account_id, region, self._created_at)
         return state
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -130,29 +131,35 @@ class Store:
         """
         with self.lock:
             regions = tuple(
-                (
-                    key,
-                    tuple(sorted(state.groups.items())),
-                    tuple((k, state.schedules[k]) for k in state.schedule_keys),
-                )
+                (key, tuple(state.groups()), tuple(state.schedules()))
                 for key, state in sorted(self._regions.items())
-                if state.schedules or len(state.groups) > 1
+                if not state.untouched
             )
-            return regions, self.tokens.snapshot()
+            return regions, self._tokens.snapshot()
+
+    # -- reads for every other part --------------------------------------------------------
 
     def all_schedules(self) -> list[Schedule]:
         """Every stored schedule, by (account, region, group, name)."""
         with self.lock:
-            return [
-                state.schedules[key]
-                for _, state in sorted(self._regions.items())
-                for key in state.schedule_keys
-            ]
+            return [s for _, state in sorted(self._regions.items()) for s in state.schedules()]
 
     def all_groups(self) -> list[ScheduleGroup]:
         """Every schedule group, by (account, region, name)."""
         with self.lock:
-            return [s.groups[n] for _, s in sorted(self._regions.items()) for n in s.group_names]
+            return [g for _, state in sorted(self._regions.items()) for g in state.groups()]
+
+    def find_group(self, account_id: str, region: str, name: str) -> ScheduleGroup | None:
+        """The group, or None when it (or the partition) does not exist."""
+        with self.lock:
+            state = self._regions.get((account_id, region))
+            return None if state is None else state.group(name)
+
+    def find_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule | None:
+        """The schedule, or None when it (or its group, or the partition) does not exist."""
+        with self.lock:
+            state = self._regions.get((account_id, region))
+            return None if state is None else state.schedule(group, name)
 
     # -- idempotency tokens ----------------------------------------------------------------
 
@@ -160,14 +167,14 @@ class Store:
         self, account_id: str, region: str, operation: str, token: str
     ) -> StoredResponse | None:
         with self.lock:
-            return self.tokens.get((account_id, region, operation, token))
+            return self._tokens.get((account_id, region, operation, token))
 
     def store_response(
         self, account_id: str, region: str, operation: str, token: str, response: StoredResponse
     ) -> None:
         with self.lock:
             key = (account_id, region, operation, token)
-            forgotten = self.tokens.put(key, response)
+            forgotten = self._tokens.put(key, response)
             if self.journal is not None:
                 for changed in (key, *forgotten):
                     self.journal.token_stored(changed)
@@ -176,13 +183,13 @@ class Store:
 
     def get_group(self, account_id: str, region: str, name: str) -> ScheduleGroup:
         with self.lock:
-            group = self.region(account_id, region).groups.get(name)
+            group = self._partition(account_id, region).group(name)
             if group is None:
                 raise group_not_found(name)
             return group
 
     def _active_group(self, state: RegionState, name: str) -> ScheduleGroup:
-        group = state.groups.get(name)
+        group = state.group(name)
         if group is None:
             raise group_not_found(name)
         if group.state == "DELETING":
@@ -200,11 +207,11 @@ class Store:
         with self.lock:
             if name == DEFAULT_GROUP:
                 raise default_group_refused(DEFAULT_GROUP)
-            state = self.region(account_id, region)
-            if name in state.groups:
+            state = self._partition(account_id, region)
+            if state.group(name) is not None:
                 raise group_exists(name)
             quota = self.settings.max_schedule_groups
-            if len(state.groups) >= quota:
+            if state.group_count >= quota:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedule groups ({quota}) exceeded."
                 )
@@ -212,7 +219,7 @@ class Store:
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
-            state.put_group(group)
+            state.add_group(group)
             self._touched(account_id, region, name)
             return group
 
@@ -220,8 +227,8 @@ class Store:
         with self.lock:
             if name == DEFAULT_GROUP:
                 raise default_group_refused(DEFAULT_GROUP)
-            state = self.region(account_id, region)
-            group = state.groups.get(name)
+            state = self._partition(account_id, region)
+            group = state.group(name)
             if group is None:
                 raise group_not_found(name)
             if group.state == "DELETING":
@@ -230,7 +237,7 @@ class Store:
                 self._remove_group(state, name)
                 return
             deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
-            state.groups[name] = deleting
+            state.replace_group(deleting)
             self._touched(account_id, region, name)
             due = now + timedelta(seconds=self.settings.group_deletion_delay)
             self.observer.group_removal_scheduled(deleting, due)
@@ -239,29 +246,21 @@ class Store:
         """Finish a delayed group deletion: the group, its schedules and its tags go."""
         with self.lock:
             state = self._regions.get((account_id, region))
-            if state is not None and name in state.groups:
+            if state is not None and state.group(name) is not None:
                 self._remove_group(state, name)
 
     def _remove_group(self, state: RegionState, name: str) -> None:
-        start = bisect.bisect_left(state.schedule_keys, (name, ""))
-        end = start
-        while end < len(state.schedule_keys) and state.schedule_keys[end][0] == name:
-            end += 1
-        for key in state.schedule_keys[start:end]:
-            removed = state.schedules.pop(key)
-            self._touched(state.account_id, state.region, name, key[1])
+        for removed in state.remove_group(name):
+            self._touched(state.account_id, state.region, name, removed.name)
             if self.observer is not None:
                 self.observer.schedule_removed(removed, "group_deleted")
-        del state.schedule_keys[start:end]
-        del state.groups[name]
-        state.group_names.remove(name)
         self._touched(state.account_id, state.region, name)
 
     def list_groups(
         self, account_id: str, region: str, prefix: str | None, after: str | None, limit: int
     ) -> tuple[list[ScheduleGroup], bool]:
         with self.lock:
-            return self.region(account_id, region).group_page(prefix, after, limit)
+            return self._partition(account_id, region).group_page(prefix, after, limit)
 
     def tag_group(
         self, account_id: str, region: str, name: str, tags: Iterable[tuple[str, str]]
@@ -271,7 +270,7 @@ class Store:
             merged = merge_tags(group.tags, tags)
             if len(merged) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
-            state.groups[name] = dataclasses.replace(group, tags=merged)
+            state.replace_group(dataclasses.replace(group, tags=merged))
             self._touched(account_id, region, name)
 
     def untag_group(self, account_id: str, region: str, name: str, keys: Iterable[str]) -> None:
@@ -279,7 +278,7 @@ class Store:
             state, group = self._taggable_group(account_id, region, name)
             dropped = set(keys)
             kept = tuple((k, v) for k, v in group.tags if k not in dropped)
-            state.groups[name] = dataclasses.replace(group, tags=kept)
+            state.replace_group(dataclasses.replace(group, tags=kept))
             self._touched(account_id, region, name)
 
     def _taggable_group(
@@ -287,44 +286,37 @@ class Store:
     ) -> tuple[RegionState, ScheduleGroup]:
         if name == DEFAULT_GROUP:
             raise default_group_refused(DEFAULT_GROUP)
-        state = self.region(account_id, region)
+        state = self._partition(account_id, region)
         return state, self._active_group(state, name)
 
     # -- schedules -------------------------------------------------------------------------
 
     def get_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule:
         with self.lock:
-            state = self.region(account_id, region)
-            if group not in state.groups:
+            state = self._partition(account_id, region)
+            if state.group(group) is None:
                 raise group_not_found(group)
-            schedule = state.schedules.get((group, name))
+            schedule = state.schedule(group, name)
             if schedule is None:
                 raise schedule_not_found(name)
             return schedule
 
-    def find_schedule(self, account_id: str, region: str, group: str, name: str) -> Schedule | None:
-        """The schedule, or None when it (or its group, or the partition) does not exist."""
-        with self.lock:
-            state = self._regions.get((account_id, region))
-            return None if state is None else state.schedules.get((group, name))
-
     def create_schedule(self, schedule: Schedule) -> Schedule:
         """Store a new incarnation; ``schedule.incarnation`` is assigned here."""
         with self.lock:
-            state = self.region(schedule.account_id, schedule.region)
+            state = self._partition(schedule.account_id, schedule.region)
             self._active_group(state, schedule.group_name)
-            key = (schedule.group_name, schedule.name)
-            if key in state.schedules:
+            if state.schedule(schedule.group_name, schedule.name) is not None:
                 raise schedule_exists(schedule.name)
             quota = self.settings.max_schedules
-            if len(state.schedules) >= quota:
+            if state.schedule_count >= quota:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedules ({quota}) exceeded."
                 )
             self._incarnations += 1
             stored = dataclasses.replace(schedule, incarnation=self._incarnations)
-            state.put_schedule(stored)
-            self._touched(schedule.account_id, schedule.region, key[0], key[1])
+            state.add_schedule(stored)
+            self._touched(schedule.account_id, schedule.region, schedule.group_name, schedule.name)
             if self.observer is not None:
                 self.observer.schedule_saved(stored, None)
             return stored
@@ -332,19 +324,18 @@ class Store:
     def update_schedule(self, schedule: Schedule) -> Schedule:
         """Replace a schedule; the incarnation and the creation date carry over."""
         with self.lock:
-            state = self.region(schedule.account_id, schedule.region)
-            if schedule.group_name not in state.groups:
+            state = self._partition(schedule.account_id, schedule.region)
+            if state.group(schedule.group_name) is None:
                 raise group_not_found(schedule.group_name)
-            key = (schedule.group_name, schedule.name)
-            previous = state.schedules.get(key)
+            previous = state.schedule(schedule.group_name, schedule.name)
             if previous is None:
                 raise schedule_not_found(schedule.name)
             self._active_group(state, schedule.group_name)
             stored = dataclasses.replace(
                 schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
             )
-            state.schedules[key] = stored
-            self._touched(schedule.account_id, schedule.region, key[0], key[1])
+            state.replace_schedule(stored)
+            self._touched(schedule.account_id, schedule.region, schedule.group_name, schedule.name)
             if self.observer is not None:
                 self.observer.schedule_saved(stored, previous)
             return stored
@@ -353,14 +344,12 @@ class Store:
         self, account_id: str, region: str, group: str, name: str, *, reason: str = "deleted"
     ) -> Schedule:
         with self.lock:
-            state = self.region(account_id, region)
-            if group not in state.groups:
+            state = self._partition(account_id, region)
+            if state.group(group) is None:
                 raise group_not_found(group)
-            key = (group, name)
-            removed = state.schedules.pop(key, None)
+            removed = state.remove_schedule(group, name)
             if removed is None:
                 raise schedule_not_found(name)
-            del state.schedule_keys[bisect.bisect_left(state.schedule_keys, key)]
             self._touched(account_id, region, group, name)
             if self.observer is not None:
                 self.observer.schedule_removed(removed, reason)
@@ -378,8 +367,8 @@ class Store:
         limit: int,
     ) -> tuple[list[Schedule], bool]:
         with self.lock:
-            state = self.region(account_id, region)
-            if group is not None and group not in state.groups:
+            state = self._partition(account_id, region)
+            if group is not None and state.group(group) is None:
                 raise group_not_found(group)
             return state.schedule_page(
                 group=group, prefix=prefix, state_filter=state_filter, after=after, limit=limit

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from pytest_schedemu.formats import jsontext
+from pytest_schedemu.model.arns import schedule_arn
 from pytest_schedemu.model.resources import (
     DEFAULT_ACCOUNT_ID,
     DEFAULT_GROUP,
     PARAMETER_BLOCKS,
     Target,
-    schedule_arn,
 )
 from pytest_schedemu.targets import events
 from pytest_schedemu.targets.kinds import BLOCK_KINDS, UNIVERSAL, target_kind

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pytest_schedemu.formats.times import Moment
+from pytest_schedemu.model.arns import ScheduleArn
 from pytest_schedemu.model.resources import Target
 from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import events, render
@@ -75,13 +76,13 @@ def plan_target(
 ) -> TargetPlan:
     """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target."""
     kind = target_kind(target.arn)
-    _, _, _, region, account, _ = schedule_arn.split(":", 5)
+    parts = ScheduleArn.parse(schedule_arn)
     return TargetPlan(
         target=target,
         kind=kind,
         schedule_arn=schedule_arn,
-        account=account,
-        region=region,
+        account=parts.account,
+        region=parts.region,
         control_keys=control_keys(target.arn),
         missing_error=missing_target_error(kind, target.arn),
         carries_payload=carries_payload(kind, target.input is not None),

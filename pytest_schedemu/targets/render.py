@@ -14,7 +14,8 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from pytest_schedemu.formats import jsontext
-from pytest_schedemu.model.resources import Target, dns_suffix_for_partition
+from pytest_schedemu.model.arns import dns_suffix_for_partition
+from pytest_schedemu.model.resources import Target
 
 if TYPE_CHECKING:
     from pytest_schedemu.targets.kinds import TargetKind

@@ -19,6 +19,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import NamedTuple, Union
 
+from pytest_schedemu.model.arns import GroupArn, ScheduleArn, scheduler_arn
 from pytest_schedemu.timeline.model import (
     ActivityRecord,
     AttemptRecord,
@@ -26,8 +27,6 @@ from pytest_schedemu.timeline.model import (
     ExecutionRecord,
     ScheduleRecord,
     TimelineData,
-    group_of_group_arn,
-    split_schedule_arn,
 )
 from pytest_schedemu.timeline.text import epoch
 
@@ -203,9 +202,9 @@ def build_lanes(data: TimelineData) -> list[Lane]:
     def lane_of(arn: str, group: str = "", name: str = "") -> Lane:
         lane = lanes.get(arn)
         if lane is None:
-            parts = split_schedule_arn(arn)
-            if parts is not None:
-                group, name = parts
+            parts = scheduler_arn(arn)
+            if isinstance(parts, ScheduleArn):
+                group, name = parts.group, parts.name
             lane = lanes[arn] = Lane(arn, group, name or arn)
         return lane
 
@@ -218,7 +217,7 @@ def build_lanes(data: TimelineData) -> list[Lane]:
         if activity.kind in _FATES:
             if activity.scheduled_time is not None:
                 fates[(activity.schedule_arn, epoch(activity.scheduled_time))] = activity
-        elif group_of_group_arn(activity.schedule_arn) is not None:
+        elif isinstance(scheduler_arn(activity.schedule_arn), GroupArn):
             group_removals.append(activity)
         else:
             lane_of(activity.schedule_arn).changes.append(_change(activity))
@@ -342,9 +341,8 @@ def _change(activity: ActivityRecord) -> Change:
 
 
 def _mark_group_lanes(lanes: Iterable[Lane], activity: ActivityRecord) -> None:
-    group = group_of_group_arn(activity.schedule_arn)
-    # The group ARN and its schedules' ARNs share the partition, region and account.
-    prefix = activity.schedule_arn.partition(":schedule-group/")[0]
+    removed = scheduler_arn(activity.schedule_arn)
     for lane in lanes:
-        if lane.group == group and lane.arn.startswith(prefix + ":schedule/"):
+        parts = scheduler_arn(lane.arn)
+        if isinstance(parts, ScheduleArn) and parts.group_arn == removed:
             lane.changes.append(_change(activity))

@@ -1,8 +1,8 @@
 """What the timeline reads: the records it is given, described by the attributes it uses.
 
 The renderer accepts any object with these attributes (the emulator's frozen records,
-records read back from JSON, stand-ins in a test), so it depends on no other part of the
-package and keeps working when the record classes move.
+records read back from JSON, stand-ins in a test), so it depends on none of the record
+classes and keeps working when they move. ARNs are read by ``model.arns``, as everywhere.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
+
+from pytest_schedemu.model.arns import GroupArn, ScheduleFilter, scheduler_arn
 
 # The members are read-only properties so that frozen dataclasses, whose fields cannot be
 # assigned, satisfy these protocols.
@@ -170,7 +172,8 @@ class TimelineData:
         their occurrences, those that tried it). ``since`` and ``until`` keep what
         overlaps that stretch and become the axis bounds.
         """
-        arns = self._arns_matching(schedule, group, target_arn)
+        named = ScheduleFilter(schedule, group)
+        arns = self._arns_matching(named, target_arn)
         window = _Window(
             since if since is not None else self.since,
             until if until is not None else self.until,
@@ -188,8 +191,7 @@ class TimelineData:
             activity=[
                 a
                 for a in self.activity
-                if _activity_arn_kept(a.schedule_arn, arns, schedule, group)
-                and window.overlaps(a.at, a.at)
+                if _activity_arn_kept(a.schedule_arn, arns, named) and window.overlaps(a.at, a.at)
             ],
             dead_letters=[
                 d
@@ -201,14 +203,12 @@ class TimelineData:
             until=window.until,
         )
 
-    def _arns_matching(
-        self, schedule: str | None, group: str | None, target_arn: str | None
-    ) -> set[str]:
+    def _arns_matching(self, named: ScheduleFilter, target_arn: str | None) -> set[str]:
         known = {s.arn for s in self.schedules}
         known.update(e.schedule_arn for e in self.executions)
         known.update(a.schedule_arn for a in self.activity)
         known.update(d.schedule_arn for d in self.dead_letters)
-        arns = {arn for arn in known if _names_match(arn, schedule, group)}
+        arns = {arn for arn in known if named.matches_arn(arn)}
         if target_arn is not None:
             aimed = {s.arn for s in self.schedules if s.target.arn == target_arn}
             aimed.update(e.schedule_arn for e in self.executions if _tried(e, target_arn))
@@ -216,38 +216,10 @@ class TimelineData:
         return arns
 
 
-def split_schedule_arn(arn: str) -> tuple[str, str] | None:
-    """The (group, name) of a schedule ARN, or None for any other string."""
-    _, found, path = arn.partition(":schedule/")
-    group, slash, name = path.partition("/")
-    if not found or not slash or not name:
-        return None
-    return group, name
-
-
-def group_of_group_arn(arn: str) -> str | None:
-    """The group name of a schedule-group ARN, or None for any other string."""
-    _, found, name = arn.partition(":schedule-group/")
-    return name if found and name else None
-
-
-def _names_match(arn: str, schedule: str | None, group: str | None) -> bool:
-    if schedule is not None and schedule.startswith("arn:"):
-        return arn == schedule
-    parts = split_schedule_arn(arn)
-    if parts is None:
-        return schedule is None and (group is None or group_of_group_arn(arn) == group)
-    arn_group, arn_name = parts
-    return (schedule is None or arn_name == schedule) and (group is None or arn_group == group)
-
-
-def _activity_arn_kept(arn: str, arns: set[str], schedule: str | None, group: str | None) -> bool:
+def _activity_arn_kept(arn: str, arns: set[str], named: ScheduleFilter) -> bool:
     # A group's removal names the group, not a schedule: it stays while no single
     # schedule is asked for and its group is the one asked for, or any.
-    if arn in arns:
-        return True
-    name = group_of_group_arn(arn)
-    return name is not None and schedule is None and (group is None or name == group)
+    return arn in arns or (isinstance(scheduler_arn(arn), GroupArn) and named.matches_arn(arn))
 
 
 def _tried(execution: ExecutionRecord, target_arn: str | None) -> bool:
