@@ -19,37 +19,26 @@ from typing import Any
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.settings.options import Option, options
-from pytest_schedemu.settings.values import parse_bool
+from pytest_schedemu.settings.option import Option
+from pytest_schedemu.settings.options import EMULATOR_OPTIONS
 
 logger = logging.getLogger("pytest_schedemu.serve")
 
 
 def _add_setting(parser: argparse.ArgumentParser, option: Option) -> None:
-    default = option.serve_default if option.serve_default is not None else option.default
-    shown = "none" if default is None else ("{}" if default == {} else default)
     help_text = (
-        f"{option.help} (default: {shown}; environment: {option.environment_variable})"
+        f"{option.help} (default: {option.shown_default(serve=True)}; "
+        f"environment: {option.environment_variable})"
     ).replace("%", "%%")
-    if option.parse is parse_bool:
-        parser.add_argument(
-            option.flag,
-            nargs="?",
-            const=True,
-            type=parse_bool,
-            default=argparse.SUPPRESS,
-            help=help_text,
-        )
-    else:
-        metavars = {"credentials": "FILE", "state": "PATH"}
-        metavar = metavars.get(option.name, option.name.upper())
-        parser.add_argument(
-            option.flag,
-            type=option.parse,
-            default=argparse.SUPPRESS,
-            metavar=metavar,
-            help=help_text,
-        )
+    parser.add_argument(
+        option.flag,
+        nargs=None if option.bare is None else "?",
+        const=option.bare,
+        type=option.parse or str,
+        default=argparse.SUPPRESS,
+        metavar=option.metavar or option.name.upper(),
+        help=help_text,
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
             "come from its environment variable; a flag wins over the environment."
         ),
     )
-    for option in options().values():
+    for option in EMULATOR_OPTIONS.values():
         _add_setting(serve, option)
     serve.add_argument(
         "--log-level",
@@ -103,17 +92,12 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict
     A flag or variable given as ``none`` is a None (no limit), not the default."""
     chosen: dict[str, Any] = {}
     given = vars(args)  # a setting's flag is there only when it was given
-    for name, option in options().items():
+    for name, option in EMULATOR_OPTIONS.items():
         if name in given:
             chosen[name] = given[name]
         elif option.environment_variable in environ:
             text = environ[option.environment_variable]
-            try:
-                chosen[name] = option.parse(text)
-            except (OSError, TypeError, ValueError) as error:
-                raise ValueError(
-                    f"Unsupported {option.environment_variable}={text!r}: {error}"
-                ) from None
+            chosen[name] = option.read(text, option.environment_variable)
         elif option.serve_default is not None:
             chosen[name] = option.serve_default
     return chosen
@@ -193,7 +177,7 @@ def state(args: argparse.Namespace) -> int:
     from pytest_schedemu.errors import StateError
     from pytest_schedemu.persistence.dump import export_state, import_state
 
-    path = args.state or os.environ.get("SCHEDEMU_STATE")
+    path = args.state or os.environ.get(EMULATOR_OPTIONS["state"].environment_variable)
     if not path:
         print("schedemu: give the state file: --state PATH (or SCHEDEMU_STATE)", file=sys.stderr)
         return 2

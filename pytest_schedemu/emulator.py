@@ -29,7 +29,8 @@ from pytest_schedemu.errors import HandlerError, SchedemuError
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.records import Attempt, History, Records
 from pytest_schedemu.records.inspection import Inspection
-from pytest_schedemu.settings.options import TEST, Settings
+from pytest_schedemu.settings.live import LiveSettings
+from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
 from pytest_schedemu.timekeeping.freeze import TimeFreeze
@@ -53,7 +54,8 @@ class Emulator(Inspection):
     """An EventBridge Scheduler emulator with a virtual clock.
 
     Keyword arguments are the settings (``pytest_schedemu.settings.options.Settings`` lists them
-    with their defaults)::
+    with their defaults); ``emu.settings`` is the current ``Settings``, which ``reset`` and
+    ``configure`` replace::
 
         with Emulator(start="2026-03-01T08:00:00Z") as emu:
             client = emu.client()
@@ -63,20 +65,18 @@ class Emulator(Inspection):
     def __init__(self, settings: Settings | None = None, /, **options: Any) -> None:
         if settings is not None:
             options = {**settings.values(), **options}
-        self.settings = settings = Settings(**options)
-        # What every reset restores: the settings a test may change, as constructed.
-        self._own = settings.values(TEST)
+        # What every reset returns to: the settings as constructed.
+        self._own = own = Settings(**options)
+        self._settings = live = LiveSettings(own)
         self.clock: VirtualClock | RealClock = (
-            RealClock()
-            if settings.clock == "real"
-            else VirtualClock(settings.start or wall_clock_now())
+            RealClock() if own.clock == "real" else VirtualClock(own.start or wall_clock_now())
         )
-        self._store = Store(self.clock.now(), settings)
-        self._history = History(max_records=lambda: settings.max_records)
+        self._store = Store(self.clock.now(), live)
+        self._history = History(max_records=lambda: live.current.max_records)
         self._controls = TargetControls()
         self._dispatcher = Dispatcher(
             store=self._store,
-            settings=settings,
+            settings=live,
             history=self._history,
             controls=self._controls,
             set_clock=self.clock.set,
@@ -86,39 +86,50 @@ class Emulator(Inspection):
         )
         self._store.observer = self._dispatcher.planner
         self._records = Records(
-            history=self._history, schedules=self._store, plans=self._dispatcher, identity=settings
+            history=self._history,
+            schedules=self._store,
+            plans=self._dispatcher,
+            identity=lambda: live.current,
         )
         self._journal: Journal | None = None
-        if settings.state is not None:
+        if own.state is not None:
             from pytest_schedemu.persistence import open_state
 
             self._journal = open_state(
-                settings.state,
+                own.state,
                 store=self._store,
                 dispatcher=self._dispatcher,
                 history=self._history,
                 clock=self.clock,
-                settings=settings,
+                settings=live,
             )
         control = ControlApi(
             records=self._records,
             clock=self.clock,
             controls=self._controls,
-            settings=settings,
+            settings=live,
             reset=lambda start: self.reset(start),
             schema_version=None if self._journal is None else self._journal.schema_version,
         )
         self._app = SchedulerApp(
-            store=self._store, clock=self.clock, settings=settings, extra_routes=control
+            store=self._store, clock=self.clock, settings=live, extra_routes=control
         )
-        self._real_time = RealTimeService.drive(self.clock, self._dispatcher, settings)
-        self._clients = ClientFactory(
-            app=self._app, settings=settings, url=lambda: self.endpoint_url
-        )
+        self._real_time = RealTimeService.drive(self.clock, self._dispatcher, live)
+        self._clients = ClientFactory(app=self._app, settings=live, url=lambda: self.endpoint_url)
         self._server: ServerThread | None = None
         self._lifecycle = threading.Lock()
 
     # -- identity --------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The current settings: read-only; ``configure`` and ``reset`` change them."""
+        return self._settings.current
+
+    @property
+    def own_settings(self) -> Settings:
+        """The settings as constructed, which every ``reset`` returns to."""
+        return self._own
 
     @property
     def region(self) -> str:
@@ -157,14 +168,7 @@ class Emulator(Inspection):
                         "the Scheduler emulator listens on %s, reachable beyond this machine",
                         settings.host,
                     )
-                self._server = ServerThread(
-                    self._app,
-                    settings.host,
-                    settings.port,
-                    log_requests=settings.log_requests,
-                    max_connections=settings.max_connections,
-                    connection_timeout=settings.connection_timeout,
-                )
+                self._server = ServerThread(self._app, settings)
             if self._real_time is not None:
                 self._real_time.start()
         return self
@@ -204,12 +208,12 @@ class Emulator(Inspection):
         None for a setting that cannot be None means the emulator's own value).
         """
         self.clock.guard.refuse_inside()
-        restored = self.settings.restored(self._own, settings)
+        restored = self._own.changed(settings)
         placed = None if start is None else to_utc(start, what="start")
         with self.clock.operation_lock, self._store.lock:
             if placed is not None:
                 self.clock.place(placed)
-            self.settings.adopt(restored)
+            self._settings.replace(restored)
             self._dispatcher.follow_delivery_setting()
             self._dispatcher.reset()
             self._store.reset(self.clock.now())
@@ -219,6 +223,19 @@ class Emulator(Inspection):
             self._app.injections.clear()
             if self._journal is not None:
                 self._journal.reset()
+
+    def configure(self, **settings: Any) -> None:
+        """Change settings a test may change, keeping the state; ``reset`` returns them to
+        the emulator's own values.
+
+        All or nothing: an unknown name or a bad value raises and changes nothing. A None
+        for a setting that cannot be None keeps its current value.
+        """
+        self.clock.guard.refuse_inside()
+        # Not in the middle of a clock move or an API call: each sees one set of settings.
+        with self.clock.operation_lock, self._store.lock:
+            self._settings.replace(self.settings.changed(settings))
+            self._dispatcher.follow_delivery_setting()
 
     @property
     def server_errors(self) -> list[ServerError]:
@@ -295,7 +312,7 @@ class Emulator(Inspection):
 
     def use_transport(self, transport: str) -> None:
         """Choose how clients built by ``client()`` from now on reach the emulator."""
-        self.settings.configure(transport=transport)
+        self.configure(transport=transport)
 
     def __repr__(self) -> str:
         where = self._server.url if self._server is not None else "stopped"

@@ -36,7 +36,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import truncate_to_ms
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
@@ -218,7 +218,7 @@ class SchedulerApp:
         *,
         store: Store,
         clock: Clock,
-        settings: Settings,
+        settings: LiveSettings,
         extra_routes: ExtraRoutes | None = None,
     ) -> None:
         self.store = store
@@ -277,13 +277,12 @@ class SchedulerApp:
 
     def _partition(self, environ: WSGIEnvironment) -> tuple[str, str]:
         match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+        settings = self.settings.current
         if match is None:
-            return self.settings.account_id, self.settings.region
+            return settings.account_id, settings.region
         access_key, region = match.groups()
         account = (
-            access_key
-            if len(access_key) == 12 and access_key.isdigit()
-            else self.settings.account_id
+            access_key if len(access_key) == 12 and access_key.isdigit() else settings.account_id
         )
         return account, region
 
@@ -291,8 +290,9 @@ class SchedulerApp:
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
         raw_body = read_body(environ, MAX_BODY_BYTES)
-        if self.settings.verify_signatures:
-            verify_signature(environ, raw_body, self.settings.credentials, self.clock.now())
+        settings = self.settings.current
+        if settings.verify_signatures:
+            verify_signature(environ, raw_body, settings.credentials, self.clock.now())
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():

@@ -37,7 +37,7 @@ from pytest_schedemu.errors import (
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.records import Records
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
 PREFIX = "/_schedemu/"
@@ -66,7 +66,7 @@ class ControlApi:
         records: Records,
         clock: Clock,
         controls: TargetControls,
-        settings: Settings,
+        settings: LiveSettings,
         reset: Reset,
         schema_version: int | None = None,
     ) -> None:
@@ -98,7 +98,7 @@ class ControlApi:
         method = environ.get("REQUEST_METHOD", "")
         raw = read_body(environ, MAX_BODY_BYTES)
         route = path[len(PREFIX) :].rstrip("/")
-        settings = self._settings
+        settings = self._settings.current
         if settings.verify_signatures:
             if method == "GET" and is_page(route):
                 return disabled_page()
@@ -134,17 +134,18 @@ class ControlApi:
     # -- health and the clock ------------------------------------------------------------
 
     def health(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        settings = self._settings.current
         return {
             "status": "ok",
             "version": __version__,
             "now": self._clock.now(),
             "clock": "real" if self._clock.real_time else "virtual",
-            "region": self._settings.region,
-            "account_id": self._settings.account_id,
+            "region": settings.region,
+            "account_id": settings.account_id,
             "dropped_records": int(self._records.dropped_records),
             "dropped_by_kind": self._records.dropped_records.by_kind,
             # The state file (``--state``) and its schema version; null without one.
-            "state": self._settings.state,
+            "state": settings.state,
             "schema_version": self._schema_version,
         }
 

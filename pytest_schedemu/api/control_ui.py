@@ -31,7 +31,7 @@ from pytest_schedemu.api.control_records import Handler, whole_number
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.timeline_source import timeline_data
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
 
@@ -93,7 +93,7 @@ def _page_file(name: str) -> bytes:
 
 
 class DashboardRoutes:
-    def __init__(self, records: Records, clock: Clock, settings: Settings) -> None:
+    def __init__(self, records: Records, clock: Clock, settings: LiveSettings) -> None:
         self._records = records
         self._clock = clock
         self._settings = settings
@@ -116,12 +116,13 @@ class DashboardRoutes:
 
     def summary(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         groups = self._records.groups()
+        settings = self._settings.current
         return {
             "now": self._clock.now(),
             "clock": "real" if self._clock.real_time else "virtual",
             "version": __version__,
-            "account_id": self._settings.account_id,
-            "region": self._settings.region,
+            "account_id": settings.account_id,
+            "region": settings.region,
             "schedule_count": len(self._records.schedules()),
             "group_count": len(groups),
             "accounts": sorted({g.account_id for g in groups}),

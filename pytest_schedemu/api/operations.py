@@ -35,7 +35,7 @@ from pytest_schedemu.model.resources import (
     ScheduleGroup,
     Target,
 )
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import check_target
 
@@ -138,7 +138,7 @@ def build_target(raw: Mapping[str, Any]) -> Target:
 
 
 class Operations:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: LiveSettings) -> None:
         self.store = store
         self.settings = settings
         self.handlers: dict[str, Callable[[Call, Document], Document]] = {
@@ -203,7 +203,7 @@ class Operations:
             raise ValidationException(
                 "The StartDate you specify cannot be earlier than 5 minutes ago."
             )
-        if expression.kind == "at" and self.settings.past_at == "reject":
+        if expression.kind == "at" and self.settings.current.past_at == "reject":
             # In epoch seconds: a local time late on 9999-12-31 may lie past what a
             # datetime can hold, and such an instant is simply in the future.
             nominal = timeline(expression, timezone=zone, created_at=call.now).next_after_epoch(-1)

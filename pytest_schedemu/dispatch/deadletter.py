@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pytest_schedemu.formats.times import Moment, ztime
-
-#: SQS's limit for one message: the UTF-8 body plus every attribute's name, type and value.
-MAX_MESSAGE_BYTES = 1_048_576
+from pytest_schedemu.settings.options import MAX_MESSAGE_BYTES
 
 #: The body with the payload cut to its first ``n`` characters.
 Shortened = Callable[[int], str]

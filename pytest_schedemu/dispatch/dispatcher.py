@@ -39,7 +39,7 @@ from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
@@ -64,7 +64,7 @@ class Dispatcher:
         self,
         *,
         store: Store,
-        settings: Settings,
+        settings: LiveSettings,
         history: History,
         controls: TargetControls,
         set_clock: Callable[[datetime], None],
@@ -108,7 +108,7 @@ class Dispatcher:
         self.clock_epoch = floor_epoch(now())
 
     def _chosen_delivery(self) -> tuple[Any, str | None, float]:
-        settings = self.settings
+        settings = self.settings.current
         return settings.delivery, settings.delivery_endpoint_url, settings.delivery_timeout
 
     def follow_delivery_setting(self) -> None:
@@ -145,9 +145,9 @@ class Dispatcher:
     def _run_until(self, target: datetime) -> list[Attempt]:
         limit = math.floor(to_epoch(target))
         self.clock_epoch = floor_epoch(self.now())
-        cap = self.settings.max_attempts_per_advance
+        cap = self.settings.current.max_attempts_per_advance
         # What a move returns is bounded like the history: its newest ``max_records``.
-        keep = self.settings.max_records
+        keep = self.settings.current.max_records
         made = self._run_in_bulk(target, limit, cap)
         if made is not None:
             return made if keep is None or len(made) <= keep else made[-keep:]
@@ -209,7 +209,7 @@ class Dispatcher:
                 limit=limit,
                 start=self.clock_epoch,
                 cap=cap,
-                seed=self.settings.seed,
+                seed=self.settings.current.seed,
                 succeed=lambda job: record(job, OK),
             )
             if made is not None:
@@ -267,7 +267,7 @@ class Dispatcher:
             # the same instant, so the attempt runs straight away instead of via the queue.
             now = max(due, self.clock_epoch)
             occurrence.first_attempt_at = now
-            return Job(occurrence, 1, now, self.settings.seed)
+            return Job(occurrence, 1, now, self.settings.current.seed)
         planner.push(due + offset, plan.seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
         return None
 
@@ -277,7 +277,7 @@ class Dispatcher:
         now = max(due, self.clock_epoch)
         if number == 1:
             occurrence.first_attempt_at = now
-        return Job(occurrence, number, now, self.settings.seed)
+        return Job(occurrence, number, now, self.settings.current.seed)
 
     @property
     def calls_targets(self) -> bool:

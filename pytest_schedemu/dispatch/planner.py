@@ -29,7 +29,7 @@ from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, ScheduleGroup
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.targets import events, plan_target
 
 #: Stale queue items are swept out only past this many: sweeping costs a pass over the queue.
@@ -46,7 +46,7 @@ class Planner:
     def __init__(
         self,
         *,
-        settings: Settings,
+        settings: LiveSettings,
         history: History,
         now: Callable[[], datetime],
         notify: Callable[[], None],
@@ -108,7 +108,7 @@ class Planner:
             plan_target(
                 schedule.target,
                 schedule_arn=plan.arn,
-                queue_url_template=self.settings.sqs_queue_url_template,
+                queue_url_template=self.settings.current.sqs_queue_url_template,
             ),
         )
 
@@ -168,7 +168,7 @@ class Planner:
             return
         if at >= plan.activation:
             self.push(at, plan.seq, at, 0, GENERATE, plan, plan.version)
-        elif self.settings.past_at == "fire":
+        elif self.settings.current.past_at == "fire":
             # A one-time schedule whose moment has passed is delivered once, straight away.
             self.push(plan.activation, plan.seq, at, 0, GENERATE, plan, plan.version)
 
@@ -219,9 +219,9 @@ class Planner:
     def offset(self, plan: Plan, nominal: int) -> int:
         """Seconds from a nominal time to its first attempt (the flexible window)."""
         window = plan.schedule.flexible_time_window.maximum_window_in_minutes
-        if not window or self.settings.flexible_offsets != "hash":
+        if not window or self.settings.current.flexible_offsets != "hash":
             return 0
-        return events.flexible_offset(self.settings.seed, plan.arn, nominal, window)
+        return events.flexible_offset(self.settings.current.seed, plan.arn, nominal, window)
 
     # -- the queue -------------------------------------------------------------------------
 

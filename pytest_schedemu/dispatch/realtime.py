@@ -27,7 +27,7 @@ from pytest_schedemu.dispatch.occurrences import Job
 from pytest_schedemu.errors import HandlerError
 from pytest_schedemu.formats.times import from_epoch, to_epoch
 from pytest_schedemu.records import Activity
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
@@ -42,7 +42,7 @@ INTERRUPTED_DELAY = 60
 class RealTimeService:
     """The thread that runs a dispatcher against the wall clock, and its delivery workers."""
 
-    def __init__(self, dispatcher: Dispatcher, settings: Settings) -> None:
+    def __init__(self, dispatcher: Dispatcher, settings: LiveSettings) -> None:
         self._dispatcher = dispatcher
         self._settings = settings
         self._stop = threading.Event()
@@ -57,7 +57,7 @@ class RealTimeService:
 
     @classmethod
     def drive(
-        cls, clock: Clock, dispatcher: Dispatcher, settings: Settings
+        cls, clock: Clock, dispatcher: Dispatcher, settings: LiveSettings
     ) -> RealTimeService | None:
         """Attach ``clock`` to ``dispatcher``: a virtual clock runs it when it moves; a real
         one gets a service (returned) that runs it as time passes."""
@@ -74,7 +74,7 @@ class RealTimeService:
         self._stopping = False
         self._workers = [
             threading.Thread(target=self._work, name="schedemu-delivery", daemon=True)
-            for _ in range(self._settings.delivery_workers)
+            for _ in range(self._settings.current.delivery_workers)
         ]
         for worker in self._workers:
             worker.start()
@@ -94,7 +94,7 @@ class RealTimeService:
             self._stopping = True
         for _ in self._workers:
             self._jobs.put(None)
-        deadline = time.monotonic() + self._settings.shutdown_timeout
+        deadline = time.monotonic() + self._settings.current.shutdown_timeout
         for worker in self._workers:
             worker.join(max(0.0, deadline - time.monotonic()))
         with self._lock:
@@ -111,7 +111,7 @@ class RealTimeService:
     def _serve(self) -> None:
         dispatcher = self._dispatcher
         planner, wakeup, now = dispatcher.planner, dispatcher.wakeup, dispatcher.now
-        interval = self._settings.tick_interval
+        interval = self._settings.current.tick_interval
         while not self._stop.is_set():
             with wakeup:
                 current = to_epoch(now())
@@ -157,7 +157,7 @@ class RealTimeService:
         """The delivery's outcome, or a retryable timeout once ``delivery_timeout`` passes."""
         if not self._dispatcher.calls_targets:
             return OK
-        timeout = self._settings.delivery_timeout
+        timeout = self._settings.current.delivery_timeout
         result: list[Outcome] = []
         failure: list[BaseException] = []
 

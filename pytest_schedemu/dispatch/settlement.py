@@ -28,7 +28,7 @@ from pytest_schedemu.records import (
     DeadLetter,
     History,
 )
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
@@ -57,7 +57,7 @@ class Settlement:
         *,
         planner: Planner,
         store: Store,
-        settings: Settings,
+        settings: LiveSettings,
         history: History,
         controls: TargetControls,
         delivery: Callable[[], Delivery],
@@ -168,13 +168,13 @@ class Settlement:
             scheduled_time=occurrence.nominal,
             schedule_arn=occurrence.plan.arn,
             target_arn=attempt.target_arn,
-            max_bytes=self._settings.max_dead_letter_bytes,
+            max_bytes=self._settings.current.max_dead_letter_bytes,
             shortened=shortened,
             payload_length=payload_length,
         )
         return DeadLetterRequest(
             queue_arn=queue_arn,
-            queue_url=queue_url(queue_arn, self._settings.sqs_queue_url_template) or "",
+            queue_url=queue_url(queue_arn, self._settings.current.sqs_queue_url_template) or "",
             body=message.body,
             message_attributes=message.message_attributes,
         )

@@ -16,7 +16,7 @@ from pytest_schedemu.persistence.journal import Journal
 from pytest_schedemu.persistence.restore import queue_restored, restore
 from pytest_schedemu.persistence.schema import SCHEMA_VERSION, open_database
 from pytest_schedemu.records import History
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -30,7 +30,7 @@ def open_state(
     dispatcher: Dispatcher,
     history: History,
     clock: Clock,
-    settings: Settings,
+    settings: LiveSettings,
 ) -> Journal:
     """Open the state file at ``path`` (made if new), put what it holds back into the
     emulator's (empty) parts, and journal every change from now on.

@@ -77,7 +77,7 @@ def _missed(plan: Plan, now: int, planner: Planner) -> list[int]:
             return []
         if at >= plan.activation:
             due = at
-        elif planner.settings.past_at == "fire":
+        elif planner.settings.current.past_at == "fire":
             due = plan.activation
         else:
             return []

@@ -24,7 +24,8 @@ from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import restore
 from pytest_schedemu.persistence.schema import SCHEMA_VERSION, TABLES, Database, open_database
 from pytest_schedemu.records import History
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
+from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import VirtualClock
 
@@ -155,7 +156,7 @@ def _try_restore(database: Database) -> None:
     """Restore the rows written so far into a scratch emulator: a dump that could not be
     served is refused before anything is committed."""
     now: datetime = EPOCH
-    settings = Settings()
+    settings = LiveSettings(DEFAULTS)
     history = History()
     store = Store(now, settings)
     planner = Planner(settings=settings, history=history, now=lambda: now, notify=lambda: None)

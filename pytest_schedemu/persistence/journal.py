@@ -37,7 +37,7 @@ from pytest_schedemu.persistence.schema import (
 )
 from pytest_schedemu.records import History
 from pytest_schedemu.records.known import known_cap
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import TokenKey
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
@@ -66,7 +66,7 @@ class Journal:
         planner: Planner,
         history: History,
         clock: Clock,
-        settings: Settings,
+        settings: LiveSettings,
         position: Position,
     ) -> None:
         self.path = database.path
@@ -217,7 +217,7 @@ class Journal:
                     (kind, key, group_name, schedule_name, self._ids["known"]),
                 )
                 self._known[kind] = self._known.get(kind, 0) + cursor.rowcount
-        cap = known_cap(self._settings.max_records)
+        cap = known_cap(self._settings.current.max_records)
         for kind, count in self._known.items():
             if count > cap:
                 # The registry in memory forgets its oldest entries the same way.
@@ -241,7 +241,7 @@ class Journal:
                 continue
             due = None
             if group.state == "DELETING":
-                delay = timedelta(seconds=self._settings.group_deletion_delay)
+                delay = timedelta(seconds=self._settings.current.group_deletion_delay)
                 due = group.last_modification_date + delay
             connection.execute(
                 "INSERT OR REPLACE INTO groups VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

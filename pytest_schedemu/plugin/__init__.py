@@ -1,20 +1,18 @@
 """pytest plugin: fixtures, the ``schedemu`` marker, options and hooks; nothing else.
 
 One emulator serves the whole session (one per xdist worker); each test that asks for
-``schedemu`` gets it reset to empty state with its clock at the test's start. Every
-setting a test may change (``Settings``, scope ``test``) is a marker keyword, an ini
-option ``schedemu_<name>`` and a command-line option ``--schedemu-<name>``; the marker
-wins over the command line, which wins over the ini file, which wins over the session
-emulator's own value.
+``schedemu`` gets it reset to empty state with its clock at the test's start. Every option
+a test may set (the options table's scopes ``test``, ``plugin`` and ``marker``) is a marker
+keyword, and all but the marker-only ones an ini option ``schedemu_<name>`` and a
+command-line option ``--schedemu-<name>``; ``settings.layers.layered`` chooses each test's
+values from them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -24,8 +22,8 @@ import pytest
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.plugin import report as report_timeline
-from pytest_schedemu.settings.options import TEST, Option, options
-from pytest_schedemu.settings.values import parse_bool
+from pytest_schedemu.settings.layers import Chosen, layered, per_run, per_test
+from pytest_schedemu.settings.options import PluginOptions
 from pytest_schedemu.wire import intercept
 
 # Before the helpers are first imported, so their asserts explain themselves too.
@@ -36,47 +34,11 @@ if TYPE_CHECKING:
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
 _TIMELINE_KEY = pytest.StashKey["_TimelineRequest"]()
-_SESSION_TEXTS_KEY = pytest.StashKey[dict[str, list[Any]]]()
+_SESSION_TEXTS_KEY = pytest.StashKey["_SessionTexts"]()
 
 # Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
 # test modules at collection, too) give every scheduler client the interception handlers.
 intercept.install()
-
-
-def _parse_freeze(text: str) -> bool | str:
-    if text.strip().lower() in ("freezegun", "time_machine"):
-        return text.strip().lower()
-    return parse_bool(text)
-
-
-# Options of the plugin itself, beside the emulator's settings: name -> (help, parse).
-_PLUGIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "freeze": (
-        "freeze process time in lockstep with the emulator clock: true (freezegun), "
-        "time_machine, or false (default: false)",
-        _parse_freeze,
-    ),
-    "intercept": (
-        "serve every botocore scheduler client in the process from the emulator during "
-        "schedemu tests: true or false (default: true)",
-        parse_bool,
-    ),
-    "allow_unused_targets": (
-        "let a test steer targets that no attempt uses (default: false)",
-        parse_bool,
-    ),
-    "timeline": (
-        "write the timeline of schedemu tests as an HTML file named in the report: always, "
-        "failed or never (default: failed)",
-        report_timeline.parse_timeline_mode,
-    ),
-    "timeline_dir": (
-        "the folder of the timeline files (default: schedemu-timelines under pytest's base "
-        "temporary folder)",
-        str,
-    ),
-}
-_MARKER_ONLY = {"allow_server_errors": "let the test pass although the emulator hit an error"}
 
 # Environment application code reads to reach the emulator, and the dummy values it gets
 # when it has none of its own.
@@ -84,39 +46,29 @@ _ENDPOINT_VARIABLE = "AWS_ENDPOINT_URL_SCHEDULER"
 _DUMMY_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 
 
-@functools.cache
-def _test_settings() -> Mapping[str, Option]:
-    settings = {name: option for name, option in options().items() if option.scope == TEST}
-    return types.MappingProxyType(settings)
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("schedemu", "EventBridge Scheduler emulator")
-    for name, option in _test_settings().items():
-        default = option.default if option.default is not None else "none"
-        help_text = f"{option.help} (default: {default})"
-        group.addoption("--schedemu-" + name.replace("_", "-"), default=None, help=help_text)
-        parser.addini(f"schedemu_{name}", help_text, default=None)
-    for name, (help_text, _) in _PLUGIN_OPTIONS.items():
-        flag = "--schedemu-" + name.replace("_", "-")
-        if name == "freeze":
-            group.addoption(
-                flag, nargs="?", const="true", default=None, metavar="ENGINE", help=help_text
-            )
+    for option in per_run().values():
+        help_text = f"{option.help} (default: {option.shown_default()})"
+        if option.bare is None:
+            group.addoption(option.pytest_flag, default=None, help=help_text)
         else:
-            group.addoption(flag, default=None, help=help_text)
-        parser.addini(f"schedemu_{name}", help_text, default=None)
-
-
-def _keywords() -> list[str]:
-    return sorted({*_test_settings(), *_PLUGIN_OPTIONS, *_MARKER_ONLY})
+            group.addoption(
+                option.pytest_flag,
+                nargs="?",
+                const=option.bare,
+                default=None,
+                metavar=option.metavar,
+                help=help_text,
+            )
+        parser.addini(option.ini_key, help_text, default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"schedemu({', '.join(f'{k}=...' for k in _keywords())}): configure the schedemu "
-        "fixture for this test",
+        f"schedemu({', '.join(f'{k}=...' for k in sorted(per_test()))}): configure the "
+        "schedemu fixture for this test",
     )
 
 
@@ -125,20 +77,6 @@ def pytest_report_header(config: pytest.Config) -> str:
         f"schedemu: pytest-schedemu {__version__}, one emulator per session on "
         "http://127.0.0.1 (a free port); see the schedemu_server fixture"
     )
-
-
-@dataclass(frozen=True)
-class _TestOptions:
-    start: Any
-    #: The emulator's settings this test chose, by name; the rest keep their own values.
-    settings: dict[str, Any]
-    #: The freeze engine, or None.
-    freeze: str | None
-    intercept: bool
-    allow_server_errors: bool
-    allow_unused_targets: bool
-    timeline: str
-    timeline_dir: str | None
 
 
 @dataclass
@@ -150,73 +88,53 @@ class _TimelineRequest:
     written: Path | None = None
 
 
-def _session_texts(config: pytest.Config) -> dict[str, list[Any]]:
-    """Each option's command-line and ini values, in that order; read once per session."""
+@dataclass(frozen=True)
+class _SessionTexts:
+    """Each option's command-line and ini texts, by name; read once per session."""
+
+    command_line: dict[str, str | None]
+    ini: dict[str, str | None]
+
+
+def _session_texts(config: pytest.Config) -> _SessionTexts:
     texts = config.stash.get(_SESSION_TEXTS_KEY, None)
     if texts is None:
-        texts = {
-            name: [config.getoption("schedemu_" + name), config.getini("schedemu_" + name)]
-            for name in (*_test_settings(), *_PLUGIN_OPTIONS)
-        }
+        named = per_run().values()
+        texts = _SessionTexts(
+            command_line={o.name: config.getoption(o.pytest_flag) for o in named},
+            ini={o.name: config.getini(o.ini_key) for o in named},
+        )
         config.stash[_SESSION_TEXTS_KEY] = texts
     return texts
 
 
-def _options(request: pytest.FixtureRequest) -> _TestOptions:
-    """Marker over command line over ini over the emulator's own value."""
-    config = request.config
+def _options(request: pytest.FixtureRequest, emulator: Emulator) -> Chosen:
+    """The test's options: marker over command line over ini over the emulator's own."""
     marker = request.node.get_closest_marker("schedemu")
     marked: dict[str, Any] = {}
     if marker is not None:
+        keywords = sorted(per_test())
         if marker.args:
             pytest.fail("@pytest.mark.schedemu takes keyword arguments only", pytrace=False)
-        unknown = set(marker.kwargs) - set(_keywords())
+        unknown = set(marker.kwargs) - set(keywords)
         if unknown:
             pytest.fail(
-                f"Unsupported @pytest.mark.schedemu arguments {sorted(unknown)}: use {_keywords()}",
+                f"Unsupported @pytest.mark.schedemu arguments {sorted(unknown)}: use {keywords}",
                 pytrace=False,
             )
         marked = dict(marker.kwargs)
-
-    session_texts = _session_texts(config)
-
-    def pick(name: str, parse: Callable[[str], Any]) -> Any:
-        candidates = session_texts[name]
-        if marked.get(name) is not None:
-            candidates = [marked[name]]
-        for text in candidates:
-            if not isinstance(text, str) and text is not None:
-                return text  # a Python value from the marker
-            if text not in (None, "", []):
-                try:
-                    return parse(str(text))
-                except (TypeError, ValueError) as error:
-                    problem = f"Unsupported schedemu_{name} {text!r}: {error}"
-                pytest.fail(problem, pytrace=False)
-        return None
-
-    chosen = {
-        name: value
-        for name, option in _test_settings().items()
-        if (value := pick(name, option.parse)) is not None
-    }
-    picked = pick("freeze", _parse_freeze) or None
-    freeze = "freezegun" if picked is True else picked
-    if freeze not in (None, "freezegun", "time_machine"):
-        pytest.fail(
-            f"Unsupported freeze {freeze!r}: use True (freezegun), 'time_machine' or False",
-            pytrace=False,
+    texts = _session_texts(request.config)
+    try:
+        return layered(
+            marker=marked,
+            command_line=texts.command_line,
+            ini=texts.ini,
+            own=emulator.own_settings,
         )
-    return _TestOptions(
-        start=chosen.pop("start", None),
-        settings=chosen,
-        freeze=freeze,
-        intercept=pick("intercept", parse_bool) is not False,
-        allow_server_errors=bool(marked.get("allow_server_errors", False)),
-        allow_unused_targets=bool(pick("allow_unused_targets", parse_bool)),
-        timeline=pick("timeline", report_timeline.parse_timeline_mode) or report_timeline.FAILED,
-        timeline_dir=pick("timeline_dir", str),
-    )
+    except ValueError as error:
+        problem = str(error)
+    # Outside the handler, so that the failure is not shown as raised while handling it.
+    pytest.fail(f"schedemu: {problem}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -235,23 +153,23 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     from pytest_schedemu.records import assertions
 
     assertions.configure(verbosity=int(request.config.getoption("verbose")))
-    options = _options(request)
     emulator = schedemu_server
+    chosen = _options(request, emulator)
+    settings = dict(chosen.settings)
+    start = settings.pop("start")
     # A real-time clock is where the wall clock is: it is reset in place (a start is refused).
     default_start = None if emulator.clock.real_time else wall_clock_now()
     try:
-        emulator.reset(
-            start=options.start if options.start is not None else default_start,
-            **options.settings,
-        )
+        emulator.reset(start=start if start is not None else default_start, **settings)
     except (TypeError, ValueError) as error:
         pytest.fail(f"schedemu: {error}", pytrace=False)
+    options = chosen.plugin
     request.node.stash[_EMULATOR_KEY] = emulator
     chosen_dir = options.timeline_dir
     request.node.stash[_TIMELINE_KEY] = _TimelineRequest(
         options.timeline,
         (lambda: Path(chosen_dir))
-        if chosen_dir
+        if chosen_dir is not None
         else (lambda: report_timeline.default_folder(request.config)),
     )
     saved = _set_environment(emulator)
@@ -271,7 +189,7 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     _check_after_test(emulator, options)
 
 
-def _check_after_test(emulator: Emulator, options: _TestOptions) -> None:
+def _check_after_test(emulator: Emulator, options: PluginOptions) -> None:
     kept = emulator.handler_errors
     if kept:
         more = f"\n(and {len(kept) - 1} more: see schedemu.handler_errors)" if kept[1:] else ""

@@ -12,13 +12,11 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_schedemu.settings.values import ALWAYS, FAILED
+
 if TYPE_CHECKING:
     from pytest_schedemu.emulator import Emulator
 
-ALWAYS = "always"
-FAILED = "failed"
-NEVER = "never"
-MODES = (ALWAYS, FAILED, NEVER)
 #: The folder under pytest's base temporary folder that holds the timelines.
 FOLDER_NAME = "schedemu-timelines"
 #: The report section that names the file.
@@ -26,14 +24,6 @@ SECTION = "schedemu"
 # A file name keeps a test id's readable characters and a bounded length.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MOST_NAME = 150
-
-
-def parse_timeline_mode(text: str) -> str:
-    """``always``, ``failed`` or ``never``, in any case."""
-    mode = text.strip().lower()
-    if mode not in MODES:
-        raise ValueError(f"expected one of {', '.join(MODES)}")
-    return mode
 
 
 def wanted(mode: str, failed: bool) -> bool:

@@ -41,8 +41,11 @@ class PlanSource(Protocol):
 class Identity(Protocol):
     """The emulator's default account and region, which a bare schedule name lives in."""
 
-    region: str
-    account_id: str
+    @property
+    def region(self) -> str: ...
+
+    @property
+    def account_id(self) -> str: ...
 
 
 def closest_first(word: str, candidates: Iterable[str]) -> list[str]:
@@ -73,7 +76,7 @@ class Records:
         history: History,
         schedules: ScheduleSource,
         plans: PlanSource,
-        identity: Identity,
+        identity: Callable[[], Identity],
     ) -> None:
         self._history = history
         self._schedules = schedules
@@ -257,7 +260,7 @@ class Records:
         arns = self.schedule_arns(schedule, group)
         if len(arns) > 1:
             # One name in one group of several accounts or regions: the default one, if any.
-            identity = self._identity
+            identity = self._identity()
             first = ScheduleArn.parse(arns[0])
             own = schedule_arn(identity.region, identity.account_id, first.group, first.name)
             if own not in arns:

@@ -1,21 +1,27 @@
-"""How option values are read from text and checked: the parsers and checks ``Settings``
-declares its options with.
+"""How option values are read from text and checked: the parsers and checks the options
+table declares its options with.
 
-A parser turns command-line, environment or ini text into a value; a check returns None
-for a valid value, or what a valid one would be.
+A parser turns command-line, environment, ini or marker text into a value; a check returns
+None for a valid value, or what a valid one would be.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from pytest_schedemu.formats.times import to_utc
 
+T = TypeVar("T")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 DELIVERIES = ("record", "boto3")
+FREEZE_ENGINES = ("freezegun", "time_machine")
+#: When a test's timeline is written: always, when the test failed, or never.
+ALWAYS, FAILED, NEVER = "always", "failed", "never"
+TIMELINE_MODES = (ALWAYS, FAILED, NEVER)
 
 # -- parsers ---------------------------------------------------------------------------------
 
@@ -27,6 +33,30 @@ def parse_bool(text: str) -> bool:
     if lowered in _FALSE:
         return False
     raise ValueError(f"expected one of {_TRUE + _FALSE}, not {text!r}")
+
+
+def freeze_engine(text: str) -> str | None:
+    """An engine's name, or a boolean: true means freezegun, false no freeze (None)."""
+    expected = f"expected true (freezegun), time_machine or false, not {text!r}"
+    return _name_or_boolean(text, FREEZE_ENGINES, FREEZE_ENGINES[0], None, expected)
+
+
+def timeline_mode(text: str) -> str:
+    """A mode, in any case, or a boolean: true means always, false never."""
+    expected = f"expected one of {', '.join(TIMELINE_MODES)} (or true: always, false: never)"
+    return _name_or_boolean(text, TIMELINE_MODES, ALWAYS, NEVER, expected)
+
+
+def _name_or_boolean(
+    text: str, names: tuple[str, ...], if_true: T, if_false: T, expected: str
+) -> str | T:
+    name = text.strip().lower()
+    if name in names:
+        return name
+    try:
+        return if_true if parse_bool(text) else if_false
+    except ValueError:
+        raise ValueError(expected) from None
 
 
 def optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -117,6 +147,16 @@ def delivery(value: Any) -> str | None:
     needed = ("needs_request", "deliver", "send_dead_letter", "close")
     missing = [name for name in needed if not hasattr(value, name)]
     return f"a Delivery needs {missing}" if missing else None
+
+
+def freeze(value: Any) -> str | None:
+    ok = value is None or value in FREEZE_ENGINES
+    return None if ok else "use True (freezegun), 'time_machine' or False"
+
+
+def optional_folder(value: Any) -> str | None:
+    ok = value is None or (isinstance(value, (str, os.PathLike)) and str(value) != "")
+    return None if ok else "expected a folder (a string or a path) or None"
 
 
 def boolean(value: Any) -> str | None:

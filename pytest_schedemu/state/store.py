@@ -41,7 +41,8 @@ from pytest_schedemu.errors import (
     too_many_tags,
 )
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
+from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
 from pytest_schedemu.state.listeners import StoreJournal, StoreObserver
 from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
@@ -52,14 +53,14 @@ RegionKey = tuple[str, str]  # (account, region)
 
 
 class Store:
-    def __init__(self, now: datetime, settings: Settings | None = None) -> None:
+    def __init__(self, now: datetime, settings: LiveSettings | None = None) -> None:
         self.lock = threading.RLock()
-        self.settings = settings if settings is not None else Settings()
+        self.settings = settings if settings is not None else LiveSettings(DEFAULTS)
         self.observer: StoreObserver | None = None
         #: None keeps the state in memory only: then no change costs more than this check.
         self.journal: StoreJournal | None = None
         # Answers of requests with a ClientToken; used under ``lock``.
-        self._tokens = TokenStore(lambda: self.settings.max_idempotency_tokens)
+        self._tokens = TokenStore(lambda: self.settings.current.max_idempotency_tokens)
         self._regions: dict[RegionKey, RegionState] = {}
         self._created_at = now
         self._incarnations = 0
@@ -210,7 +211,7 @@ class Store:
             state = self._partition(account_id, region)
             if state.group(name) is not None:
                 raise group_exists(name)
-            quota = self.settings.max_schedule_groups
+            quota = self.settings.current.max_schedule_groups
             if state.group_count >= quota:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedule groups ({quota}) exceeded."
@@ -233,13 +234,13 @@ class Store:
                 raise group_not_found(name)
             if group.state == "DELETING":
                 return
-            if self.settings.group_deletion_delay <= 0 or self.observer is None:
+            if self.settings.current.group_deletion_delay <= 0 or self.observer is None:
                 self._remove_group(state, name)
                 return
             deleting = dataclasses.replace(group, state="DELETING", last_modification_date=now)
             state.replace_group(deleting)
             self._touched(account_id, region, name)
-            due = now + timedelta(seconds=self.settings.group_deletion_delay)
+            due = now + timedelta(seconds=self.settings.current.group_deletion_delay)
             self.observer.group_removal_scheduled(deleting, due)
 
     def remove_group(self, account_id: str, region: str, name: str) -> None:
@@ -308,7 +309,7 @@ class Store:
             self._active_group(state, schedule.group_name)
             if state.schedule(schedule.group_name, schedule.name) is not None:
                 raise schedule_exists(schedule.name)
-            quota = self.settings.max_schedules
+            quota = self.settings.current.max_schedules
             if state.schedule_count >= quota:
                 raise ServiceQuotaExceededException(
                     f"Maximum number of schedules ({quota}) exceeded."

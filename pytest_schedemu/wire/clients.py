@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.wire import intercept
 from pytest_schedemu.wire.server import WSGIApp
 from pytest_schedemu.wire.transport import InProcessTransport
@@ -20,7 +20,7 @@ def _unsigned(**_: Any) -> Any:
 class ClientFactory:
     """Builds the emulator's clients: dummy credentials, its region, no retries."""
 
-    def __init__(self, *, app: WSGIApp, settings: Settings, url: Callable[[], str]) -> None:
+    def __init__(self, *, app: WSGIApp, settings: LiveSettings, url: Callable[[], str]) -> None:
         self._app = app
         self._settings = settings
         self._url = url
@@ -30,7 +30,7 @@ class ClientFactory:
 
     def client(self, service_name: str = "scheduler", **kwargs: Any) -> Any:
         """A boto3 client for ``service_name``; built once and reused without ``kwargs``."""
-        settings = self._settings
+        settings = self._settings.current
         key = (service_name, settings.transport, settings.region)
         if kwargs:
             return self._new(service_name, **kwargs)
@@ -44,7 +44,7 @@ class ClientFactory:
         import boto3
         from botocore.config import Config
 
-        settings = self._settings
+        settings = self._settings.current
         # Signed with the first known key when signatures are checked, dummies otherwise.
         access_key, secret_key = next(iter(settings.credentials.items()), ("testing",) * 2)
         options: dict[str, Any] = {

@@ -31,6 +31,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 from pytest_schedemu.api.app import error_body
 from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
 from pytest_schedemu.errors import ApiError, ServerStartError
+from pytest_schedemu.settings.options import DEFAULTS, Settings
 
 logger = logging.getLogger("pytest_schedemu.wire.server")
 
@@ -38,8 +39,6 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 # How often the serving loop looks for a shutdown request: it bounds how long stop() waits.
 POLL_INTERVAL = 0.02
-DEFAULT_MAX_CONNECTIONS = 256
-DEFAULT_CONNECTION_TIMEOUT = 60.0
 LISTEN_BACKLOG = 128
 # After refusing a request, input that arrives within this pause is still read and dropped.
 _DISCARD_PAUSE = 0.01
@@ -145,8 +144,8 @@ class _Server(ThreadedWSGIServer):
         self,
         *args: Any,
         log_requests: bool,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-        connection_timeout: float = DEFAULT_CONNECTION_TIMEOUT,
+        max_connections: int,
+        connection_timeout: float,
         **kwargs: Any,
     ) -> None:
         self.log_requests = log_requests
@@ -237,34 +236,13 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 class ServerThread:
-    """A Werkzeug server for ``app`` on (host, port), served from a daemon thread.
-
-    At most ``max_connections`` connections are served at once; one that sends nothing for
-    ``connection_timeout`` seconds is closed.
+    """A Werkzeug server for ``app``, served from a daemon thread, as ``settings`` say: on
+    (``host``, ``port``), at most ``max_connections`` connections at once, and one that
+    sends nothing for ``connection_timeout`` seconds closed.
     """
 
-    def __init__(
-        self,
-        app: WSGIApp,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        log_requests: bool = False,
-        *,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-        connection_timeout: float = DEFAULT_CONNECTION_TIMEOUT,
-    ) -> None:
-        if (
-            isinstance(max_connections, bool)
-            or not isinstance(max_connections, int)
-            or max_connections < 1
-        ):
-            raise ValueError(
-                f"Unsupported max_connections {max_connections!r}: expected an integer >= 1"
-            )
-        if not connection_timeout > 0:
-            raise ValueError(
-                f"Unsupported connection_timeout {connection_timeout!r}: expected seconds > 0"
-            )
+    def __init__(self, app: WSGIApp, settings: Settings = DEFAULTS) -> None:
+        host, port = settings.host, settings.port
         listener = _bind(host, port)
         try:
             self._server = _Server(
@@ -273,9 +251,9 @@ class ServerThread:
                 app,
                 handler=_QuietHandler,
                 fd=listener.fileno(),
-                log_requests=log_requests,
-                max_connections=max_connections,
-                connection_timeout=connection_timeout,
+                log_requests=settings.log_requests,
+                max_connections=settings.max_connections,
+                connection_timeout=settings.connection_timeout,
             )
         finally:
             # Werkzeug serves a duplicate of the descriptor; ours is no longer needed.

@@ -292,11 +292,41 @@ def test_ini_opts_out(pytester: pytest.Pytester, dead_url: str) -> None:
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=3)
 
 
+@pytest.mark.parametrize("value", ["0", '"0"', "False", '"false"', '"off"'])
+def test_a_marker_turns_interception_off_whatever_form_off_takes(
+    pytester: pytest.Pytester, dead_url: str, value: str
+) -> None:
+    pytester.makepyfile(
+        OPT_OUT.format(dead_url=dead_url, default=INTERCEPTED).replace(
+            "intercept=False", f"intercept={value}"
+        )
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=3)
+
+
+def test_a_marker_intercept_of_one_keeps_it_on(pytester: pytest.Pytester, dead_url: str) -> None:
+    pytester.makepyfile(
+        OPT_OUT.format(dead_url=dead_url, default=INTERCEPTED).replace(
+            "intercept=True", "intercept=1"
+        )
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=3)
+
+
+def test_a_bad_marker_intercept_value_fails_the_test_naming_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        "import pytest\n\n@pytest.mark.schedemu(intercept=2)\ndef test_it(schedemu):\n    pass\n"
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*Unsupported intercept 2: expected one of*"])
+
+
 def test_unknown_intercept_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_it(schedemu):\n    pass\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--schedemu-intercept=maybe")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*Unsupported schedemu_intercept 'maybe'*"])
+    result.stdout.fnmatch_lines(["*Unsupported --schedemu-intercept 'maybe'*"])
 
 
 def test_client_built_at_collection_is_served(

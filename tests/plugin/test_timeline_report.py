@@ -108,6 +108,47 @@ def test_fails(schedemu):
     assert _timelines(pytester) == []
 
 
+@pytest.mark.parametrize("value", ["True", '"always"', '"TRUE"', "1"])
+def test_a_marker_true_writes_the_timeline_as_the_ini_s_true_does(
+    pytester: pytest.Pytester, value: str
+) -> None:
+    pytester.makepyfile(
+        PASSING.replace(
+            "def test_passes",
+            f"import pytest\n@pytest.mark.schedemu(timeline={value})\ndef test_passes",
+        )
+    )
+    _run(pytester).assert_outcomes(passed=1)
+    assert len(_timelines(pytester)) == 1
+
+
+def test_the_ini_s_true_means_always_and_a_marker_false_never(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nschedemu_timeline = true\n")
+    pytester.makepyfile(
+        PASSING
+        + """
+import pytest
+
+@pytest.mark.schedemu(timeline=False)
+def test_not_drawn(schedemu):
+    assert False
+"""
+    )
+    _run(pytester).assert_outcomes(passed=1, failed=1)
+    assert [path.name for path in _timelines(pytester)] == [
+        "test_the_ini_s_true_means_always_and_a_marker_false_never.py_test_passes.html"
+    ]
+
+
+def test_a_marker_value_no_mode_reads_as_fails_naming_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        "import pytest\n\n@pytest.mark.schedemu(timeline=3)\ndef test_it(schedemu):\n    pass\n"
+    )
+    result = _run(pytester)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*Unsupported timeline 3: *always, failed, never*"])
+
+
 def test_the_timeline_dir_option_chooses_the_folder(
     pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
@@ -124,7 +165,7 @@ def test_an_unknown_mode_fails_the_test_with_the_modes(pytester: pytest.Pytester
     pytester.makepyfile(PASSING)
     result = _run(pytester, "--schedemu-timeline=sometimes")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*schedemu_timeline 'sometimes'*always, failed, never*"])
+    result.stdout.fnmatch_lines(["*--schedemu-timeline 'sometimes'*always, failed, never*"])
 
 
 def test_a_failure_at_teardown_writes_the_timeline(pytester: pytest.Pytester) -> None:

@@ -19,7 +19,7 @@ import boto3
 import pytest
 
 from pytest_schedemu import cli
-from pytest_schedemu.settings.options import Settings, options
+from pytest_schedemu.settings.options import EMULATOR_OPTIONS, Settings
 
 from .test_serve import QUEUE, ROLE, Served
 
@@ -32,7 +32,7 @@ def test_help_lists_every_setting_with_its_default_and_variable() -> None:
         check=True,
         env={**os.environ, "COLUMNS": "200"},
     )
-    for option in options().values():
+    for option in EMULATOR_OPTIONS.values():
         assert option.flag in result.stdout
         assert option.environment_variable in result.stdout
     assert "(default: 4566;" in result.stdout  # the service's own port
@@ -60,7 +60,7 @@ def test_help_lists_every_setting_with_its_default_and_variable() -> None:
     ],
 )
 def test_the_issue_s_flags_exist(flag: str) -> None:
-    assert flag in {option.flag for option in options().values()}
+    assert flag in {option.flag for option in EMULATOR_OPTIONS.values()}
 
 
 def test_settings_come_from_flags_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,7 +178,7 @@ TAKING_EFFECT = [
 def test_each_flag_and_variable_gives_its_setting(
     name: str, text: str, expected: Any, source: str
 ) -> None:
-    option = options()[name]
+    option = EMULATOR_OPTIONS[name]
     argv = ["serve", option.flag, text] if source == "flag" else ["serve"]
     environ = {option.environment_variable: text} if source == "environment" else {}
     chosen = cli.serve_settings(cli._parser().parse_args(argv), environ)
