@@ -23,7 +23,7 @@ from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.plugin import report as report_timeline
 from pytest_schedemu.settings.layers import Chosen, layered, per_run, per_test
-from pytest_schedemu.settings.options import PluginOptions
+from pytest_schedemu.settings.options import PluginOptions, Settings
 from pytest_schedemu.wire import intercept
 
 # Before the helpers are first imported, so their asserts explain themselves too.
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
 _TIMELINE_KEY = pytest.StashKey["_TimelineRequest"]()
 _SESSION_TEXTS_KEY = pytest.StashKey["_SessionTexts"]()
+# The options of a test without a marker depend only on the session and the emulator's own
+# settings: worked out once, for the emulator they were worked out for.
+_UNMARKED_KEY = pytest.StashKey[tuple[Settings, Chosen]]()
 
 # Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
 # test modules at collection, too) give every scheduler client the interception handlers.
@@ -123,16 +126,20 @@ def _options(request: pytest.FixtureRequest, emulator: Emulator) -> Chosen:
                 pytrace=False,
             )
         marked = dict(marker.kwargs)
+    own = emulator.own_settings
+    if marker is None:
+        cached = request.config.stash.get(_UNMARKED_KEY, None)
+        if cached is not None and cached[0] is own:
+            return cached[1]
     texts = _session_texts(request.config)
     try:
-        return layered(
-            marker=marked,
-            command_line=texts.command_line,
-            ini=texts.ini,
-            own=emulator.own_settings,
-        )
+        chosen = layered(marker=marked, command_line=texts.command_line, ini=texts.ini, own=own)
     except ValueError as error:
         problem = str(error)
+    else:
+        if marker is None:
+            request.config.stash[_UNMARKED_KEY] = (own, chosen)
+        return chosen
     # Outside the handler, so that the failure is not shown as raised while handling it.
     pytest.fail(f"schedemu: {problem}", pytrace=False)
 
