@@ -70,8 +70,10 @@ def play_in_bulk(
         attempt_due = planner.first_attempt_due(plan, first, due)
         planned.append((attempt_due, seq, first, Occurrence(plan, first, attempt_due)))
         if plan.timeline.recurring:
-            for nominal, attempt_due in planner.generations(plan, first, limit):
-                planned.append((attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due)))
+            planned += [
+                (attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due))
+                for nominal, attempt_due in planner.generations(plan, first, limit)
+            ]
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
         return None
 

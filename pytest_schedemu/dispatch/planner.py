@@ -212,11 +212,14 @@ class Planner:
     def generations(self, plan: Plan, after: int, until: int) -> list[tuple[int, int]]:
         """(nominal time, its first attempt's due second) of each of a plan's nominal times
         in (``after``, ``until``], in order: what generating them one by one would make."""
-        due, attempt_due, window = self.generation_due, self._attempt_due, self._window(plan)
-        return [
-            (nominal, attempt_due(plan, nominal, due(plan, nominal), window))
-            for nominal in plan.timeline.between_epochs(after + 1, until + 1)
-        ]
+        due, window = self.generation_due, self._window(plan)
+        nominals = plan.timeline.between_epochs(after + 1, until + 1)
+        # Bulk play asks for a day of every plan at once: a plan whose attempts are not
+        # offset is spared a call per nominal time.
+        if not window:
+            return [(nominal, due(plan, nominal)) for nominal in nominals]
+        offset = self._attempt_due
+        return [(n, offset(plan, n, due(plan, n), window)) for n in nominals]
 
     @staticmethod
     def generation_due(plan: Plan, nominal: int) -> int:
