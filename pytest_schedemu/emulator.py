@@ -93,12 +93,13 @@ class Emulator(Inspection):
         )
         self._journal: Journal | None = None
         if own.state is not None:
+            from pytest_schedemu.dispatch.state import DispatchState
             from pytest_schedemu.persistence import open_state
 
             self._journal = open_state(
                 own.state,
                 store=self._store,
-                dispatcher=self._dispatcher,
+                state=DispatchState(self._dispatcher),
                 history=self._history,
                 clock=self.clock,
                 settings=live,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
-from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, WorkItem
+from pytest_schedemu.dispatch.queue import GENERATE, WorkItem
 from pytest_schedemu.records import SUCCESS, Attempt
 
 if TYPE_CHECKING:
@@ -67,17 +67,13 @@ def play_in_bulk(
     for due, first, plan in starting:
         seq = plan.seq
         # A one-time schedule in the past is due at its activation, not its nominal time.
-        attempt_due = due + planner.offset(plan, first)
+        attempt_due = planner.first_attempt_due(plan, first, due)
         planned.append((attempt_due, seq, first, Occurrence(plan, first, attempt_due)))
-        if not plan.timeline.recurring:
-            continue
-        flexible = plan.schedule.flexible_time_window.maximum_window_in_minutes
-        activation = plan.activation
-        for nominal in plan.timeline.between_epochs(first + 1, limit + 1):
-            # Due as the planner queues it: at once for one in a past StartDate's window.
-            due = nominal if nominal >= activation else activation
-            attempt_due = due + planner.offset(plan, nominal) if flexible else due
-            planned.append((attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due)))
+        if plan.timeline.recurring:
+            planned += [
+                (attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due))
+                for nominal, attempt_due in planner.generations(plan, first, limit)
+            ]
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
         return None
 
@@ -95,19 +91,14 @@ def play_in_bulk(
         plan.last_dispatched = planned[end - 1][2]
         index = end
         plan.next_nominal = None
-        if plan.timeline.recurring:
-            following = plan.timeline.next_after_epoch(plan.last_dispatched)
-            if following is None:
-                plan.done_generating = True
-            else:
-                planner.push(following, plan.seq, following, 0, GENERATE, plan, plan.version)
+        planner.plan_first(plan)
     planned.sort()  # (due, incarnation, nominal) is unique, so occurrences never compare
     made: list[Attempt] = []
-    for attempt_due, seq, nominal, occurrence in planned:
+    for attempt_due, _, _, occurrence in planned:
         if attempt_due > limit:
             # Its flexible window reaches past the stretch: the first attempt stays queued.
             occurrence.plan.pending.add(occurrence)
-            planner.push(attempt_due, seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
+            planner.push_attempt(attempt_due, occurrence, 1)
             continue
         attempted = max(attempt_due, start)
         occurrence.first_attempt_at = attempted

@@ -258,17 +258,17 @@ class Dispatcher:
         if plan.timeline.recurring:
             planner.plan_next(plan, nominal)
         plan.last_dispatched = nominal
-        offset = planner.offset(plan, nominal)
-        occurrence = Occurrence(plan, nominal, due + offset)
+        attempt_due = planner.first_attempt_due(plan, nominal, due)
+        occurrence = Occurrence(plan, nominal, attempt_due)
         plan.pending.add(occurrence)
         self.history.add_execution(plan.arn, occurrence)
-        if offset == 0:
+        if attempt_due == due:
             # Nothing can sort between an occurrence's generation and its first attempt at
             # the same instant, so the attempt runs straight away instead of via the queue.
             now = max(due, self.clock_epoch)
             occurrence.first_attempt_at = now
             return Job(occurrence, 1, now, self.settings.current.seed)
-        planner.push(due + offset, plan.seq, nominal, 1, FIRST_ATTEMPT, occurrence, 0)
+        planner.push_attempt(attempt_due, occurrence, 1)
         return None
 
     def _prepare(self, occurrence: Occurrence, number: int, due: int) -> Job | None:

@@ -53,6 +53,7 @@ class Plan:
         self.pending: set[Occurrence] = set()
         self.schedule = schedule
         self.activation = 0
+        #: Its timeline has run out and the check that deletes it when done is queued.
         self.done_generating = False
         self.timeline: Timeline
         self.target: TargetPlan
@@ -132,7 +133,9 @@ class Occurrence:
     def snapshot(self) -> Execution:
         schedule = self.schedule
         scheduled = from_epoch(self.nominal)
-        return Execution.of(
+        # A timeline takes snapshots by the hundred thousand, and the event id (a UUID)
+        # costs more than the rest of one: it is worked out when first read.
+        return Execution.lazily(
             {
                 "schedule_arn": self.plan.arn,
                 "scheduled_time": scheduled,
@@ -145,8 +148,14 @@ class Occurrence:
                 ),
                 "exhausted_condition": self.exhausted,
             },
-            source=self,
+            self,
         )
+
+    def compute(self, name: str) -> Any:
+        """A snapshot's field left to be worked out on first read (``FieldSource``)."""
+        if name == "event_id":
+            return self.event_id
+        raise AttributeError(name)
 
 
 class Job:
@@ -199,7 +208,7 @@ class Job:
         return self._materialized
 
     def compute(self, name: str) -> Any:
-        """A lazily built Attempt's field (see ``history.LAZY_FIELDS``)."""
+        """A field of the attempt's record, worked out on its first read (``FieldSource``)."""
         if name == "scheduled_time":
             return from_epoch(self.occurrence.nominal)
         if name == "attempted_at":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from pytest_schedemu.dispatch.occurrences import NEVER, Occurrence, Plan
 from pytest_schedemu.dispatch.queue import (
@@ -31,6 +31,15 @@ from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, Schedule
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.targets import events, plan_target
+
+
+class Work(NamedTuple):
+    """A plan's next work: generate ``nominal`` at ``due``, or (``nominal`` is ``NEVER``)
+    check at ``due`` whether the plan is complete."""
+
+    due: int
+    nominal: int
+
 
 #: Stale queue items are swept out only past this many: sweeping costs a pass over the queue.
 COMPACTION_THRESHOLD = 1024
@@ -145,11 +154,31 @@ class Planner:
         self.push(due, occurrence.plan.seq, occurrence.nominal, number, kind, occurrence, 0)
 
     def plan_first(self, plan: Plan, *, created: bool = False) -> None:
-        """Queue a plan's first work: its next nominal time after what it generated, or,
-        for a schedule just ``created``, from a StartDate in the past window on."""
+        """Queue a plan's first work (``first_work``)."""
+        work = self.first_work(plan, created=created)
+        if work is not None:
+            self._queue_work(plan, work)
+
+    def plan_next(self, plan: Plan, after: int) -> None:
+        """Queue the work that follows a recurring plan's nominal time ``after``."""
+        work = self.next_work(plan, after)
+        if work is not None:
+            self._queue_work(plan, work)
+
+    def _queue_work(self, plan: Plan, work: Work) -> None:
+        if work.nominal == NEVER:
+            plan.done_generating = True
+            self.push(work.due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
+        else:
+            self.push(work.due, plan.seq, work.nominal, 0, GENERATE, plan, plan.version)
+
+    def first_work(self, plan: Plan, *, created: bool = False) -> Work | None:
+        """A plan's first work from where it stands: its next nominal time after what it
+        generated or, for a schedule just ``created``, from a StartDate in the past window
+        on; None when it has none (disabled, or an at() generated or passed by)."""
         schedule = plan.schedule
         if not schedule.enabled:
-            return
+            return None
         if plan.timeline.recurring:
             lower = plan.activation - 1
             start = schedule.start_date
@@ -161,29 +190,42 @@ class Planner:
                     lower = first - 1
             if plan.last_dispatched is not None and plan.last_dispatched > lower:
                 lower = plan.last_dispatched
-            self.plan_next(plan, lower)
-            return
+            return self.next_work(plan, lower)
         at = plan.timeline.next_after_epoch(-NEVER)
         if at is None or (plan.last_dispatched is not None and at <= plan.last_dispatched):
-            return
-        if at >= plan.activation:
-            self.push(at, plan.seq, at, 0, GENERATE, plan, plan.version)
-        elif self.settings.current.past_at == "fire":
-            # A one-time schedule whose moment has passed is delivered once, straight away.
-            self.push(plan.activation, plan.seq, at, 0, GENERATE, plan, plan.version)
+            return None
+        if at < plan.activation and self.settings.current.past_at != "fire":
+            return None
+        # A one-time schedule whose moment has passed is delivered once, straight away.
+        return Work(self.generation_due(plan, at), at)
 
-    def plan_next(self, plan: Plan, after: int) -> None:
-        """Queue the plan's first nominal time after ``after``, or its completion."""
+    def next_work(self, plan: Plan, after: int) -> Work | None:
+        """What follows a recurring plan's nominal time ``after``: the next one, or once its
+        timeline has run out, the check that deletes it if it asked to be (else None)."""
         nominal = plan.timeline.next_after_epoch(after)
         if nominal is not None:
-            # Due when it falls, or at once for one in a past StartDate's window.
-            due = max(nominal, plan.activation)
-            self.push(due, plan.seq, nominal, 0, GENERATE, plan, plan.version)
-            return
-        plan.done_generating = True
+            return Work(self.generation_due(plan, nominal), nominal)
         if self.deletes_when_done(plan):
-            due = max(plan.activation, after)
-            self.push(due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
+            return Work(max(plan.activation, after), NEVER)
+        return None
+
+    def generations(self, plan: Plan, after: int, until: int) -> list[tuple[int, int]]:
+        """(nominal time, its first attempt's due second) of each of a plan's nominal times
+        in (``after``, ``until``], in order: what generating them one by one would make."""
+        due, window = self.generation_due, self._window(plan)
+        nominals = plan.timeline.between_epochs(after + 1, until + 1)
+        # Bulk play asks for a day of every plan at once: a plan whose attempts are not
+        # offset is spared a call per nominal time.
+        if not window:
+            return [(nominal, due(plan, nominal)) for nominal in nominals]
+        offset = self._attempt_due
+        return [(n, offset(plan, n, due(plan, n), window)) for n in nominals]
+
+    @staticmethod
+    def generation_due(plan: Plan, nominal: int) -> int:
+        """When a plan's nominal time is generated: when it falls, or at once (at the plan's
+        activation) for one before it, in a past StartDate's window or a past at()."""
+        return nominal if nominal >= plan.activation else plan.activation
 
     @staticmethod
     def deletes_when_done(plan: Plan) -> bool:
@@ -216,12 +258,20 @@ class Planner:
         """Whether work made for ``version`` of ``plan`` still stands."""
         return self.plans.get(plan.seq) is plan and plan.version == version
 
-    def offset(self, plan: Plan, nominal: int) -> int:
-        """Seconds from a nominal time to its first attempt (the flexible window)."""
+    def first_attempt_due(self, plan: Plan, nominal: int, due: int) -> int:
+        """When the first attempt of ``nominal``, generated at ``due``, is due: offset by
+        the flexible window."""
+        return self._attempt_due(plan, nominal, due, self._window(plan))
+
+    def _window(self, plan: Plan) -> int:
+        """The minutes of a plan's flexible window, 0 when its attempts are not offset."""
         window = plan.schedule.flexible_time_window.maximum_window_in_minutes
-        if not window or self.settings.current.flexible_offsets != "hash":
-            return 0
-        return events.flexible_offset(self.settings.current.seed, plan.arn, nominal, window)
+        return window if window and self.settings.current.flexible_offsets == "hash" else 0
+
+    def _attempt_due(self, plan: Plan, nominal: int, due: int, window: int) -> int:
+        if not window:
+            return due
+        return due + events.flexible_offset(self.settings.current.seed, plan.arn, nominal, window)
 
     # -- the queue -------------------------------------------------------------------------
 

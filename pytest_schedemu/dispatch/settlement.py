@@ -18,6 +18,7 @@ from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import from_epoch
+from pytest_schedemu.model.resources import RetryPolicy
 from pytest_schedemu.records import (
     INVOCATION_ERROR,
     PENDING,
@@ -34,9 +35,17 @@ from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
 
-def retry_delay(retries_made: int) -> int:
-    """Seconds from a failed attempt to the next one: 60 s doubling, capped at one day."""
-    return 86400 if retries_made >= 11 else min(86400, 60 << retries_made)
+def next_attempt(number: int, attempted_at: int) -> tuple[int, int]:
+    """The attempt that follows attempt ``number``, failed at ``attempted_at``, and its due
+    second: 60 s later, the wait doubling with each retry, at most a day."""
+    retries_made = number - 1
+    return number + 1, attempted_at + (86400 if retries_made >= 11 else 60 << retries_made)
+
+
+def too_old(first_due: int, policy: RetryPolicy, instant: int) -> bool:
+    """Whether an occurrence whose first attempt was (or is) due at ``first_due`` is too old
+    to attempt at ``instant``: past its policy's ``MaximumEventAgeInSeconds``."""
+    return instant > first_due + policy.maximum_event_age_in_seconds
 
 
 def record(job: Job, outcome: Outcome) -> Attempt:
@@ -138,15 +147,14 @@ class Settlement:
         if not outcome.retryable:
             return "permanent"
         policy = occurrence.schedule.target.retry_policy
-        retries_made = job.number - 1
-        if retries_made >= policy.maximum_retry_attempts:
+        if job.number - 1 >= policy.maximum_retry_attempts:
             return "MaximumRetryAttempts"
-        next_due = job.attempted_at + retry_delay(retries_made)
+        number, due = next_attempt(job.number, job.attempted_at)
         assert occurrence.first_attempt_at is not None
-        if next_due > occurrence.first_attempt_at + policy.maximum_event_age_in_seconds:
+        if too_old(occurrence.first_attempt_at, policy, due):
             return "MaximumEventAgeInSeconds"
         occurrence.status = RETRYING
-        self._planner.push_attempt(next_due, occurrence, job.number + 1)
+        self._planner.push_attempt(due, occurrence, number)
         return None
 
     def _dead_letter_for(

@@ -4,16 +4,16 @@ The store and the dispatcher stay the one source of truth, in memory; the ``Jour
 hears what changes in them and writes it at the end of each unit of work, in the critical
 section that acknowledges it, so the file never disagrees with what a client was told.
 ``open_state`` reads a file back into a new emulator's parts and attaches the journal.
-``dump`` exports and imports a state as JSON.
+``dump`` exports and imports a state as JSON. Of the dispatcher, persistence sees only its
+state interface (``dispatch.state``): the rules of planning and retrying stay there.
 """
 
 from __future__ import annotations
 
-from pytest_schedemu.dispatch.dispatcher import Dispatcher
+from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.formats.times import floor_epoch
-from pytest_schedemu.persistence.catchup import catch_up
 from pytest_schedemu.persistence.journal import Journal
-from pytest_schedemu.persistence.restore import queue_restored, restore
+from pytest_schedemu.persistence.restore import restore
 from pytest_schedemu.persistence.schema import SCHEMA_VERSION, open_database
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
@@ -27,7 +27,7 @@ def open_state(
     path: str,
     *,
     store: Store,
-    dispatcher: Dispatcher,
+    state: DispatchState,
     history: History,
     clock: Clock,
     settings: LiveSettings,
@@ -38,28 +38,28 @@ def open_state(
     StateError when the file is refused; then nothing was changed, in memory or on disk.
     """
     database = open_database(path)
-    planner = dispatcher.planner
     try:
         with store.lock:
-            restored = restore(database, store=store, planner=planner, history=history, clock=clock)
+            position = restore(database, store=store, state=state, history=history, clock=clock)
             journal = Journal(
                 database,
                 store=store,
-                planner=planner,
+                state=state,
                 history=history,
                 clock=clock,
                 settings=settings,
-                position=restored.position,
+                position=position,
             )
             store.journal = journal
             history.sink = journal.hear
             if clock.real_time:
-                catch_up(
-                    restored, dispatcher=dispatcher, journal=journal, now=floor_epoch(clock.now())
-                )
-            queue_restored(restored, planner)
-            for occurrence in restored.settling:
-                dispatcher.settlement.resume_giving_up(occurrence)
+                caught = state.catch_up(floor_epoch(clock.now()))
+                for incarnation in caught.incarnations:
+                    journal.plan_changed(incarnation)
+                for occurrence in caught.occurrences:
+                    journal.occurrence_changed(occurrence)
+            state.queue_restored()
+            for occurrence in state.finish_giving_up():
                 journal.occurrence_changed(occurrence)
             journal.commit()
     except BaseException:

@@ -13,8 +13,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu.dispatch.occurrences import Occurrence
-from pytest_schedemu.dispatch.settlement import retry_delay
+from pytest_schedemu.dispatch.state import SETTLING, Progress
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_utc
 from pytest_schedemu.model.resources import (
@@ -24,7 +23,8 @@ from pytest_schedemu.model.resources import (
     ScheduleGroup,
     Target,
 )
-from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter
+from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter, Execution
+from pytest_schedemu.targets import events
 
 Row = tuple[Any, ...]
 
@@ -304,25 +304,69 @@ def activity_from(row: Row) -> Activity:
     )
 
 
-#: The status of an occurrence that failed for good and is still giving up (its dead letter
-#: or drop not yet recorded); in memory it is ``invocation_error``, still pending.
-SETTLING = "settling"
 #: The statuses of occurrences that still have work to do.
 UNSETTLED = (PENDING, RETRYING, SETTLING)
 
 
-def occurrence_state(occurrence: Occurrence) -> tuple[str, int | None, int | None]:
-    """(status, next attempt number, its due second) of an occurrence as the file keeps it."""
-    attempts = occurrence.attempts
-    pending = occurrence.status in (PENDING, RETRYING)
-    if not attempts and (pending or occurrence in occurrence.plan.pending):
-        return PENDING, 1, occurrence.first_due
-    if pending:
-        last = attempts[-1]
-        number = last.attempt_number
-        return RETRYING, number + 1, floor_epoch(last.attempted_at) + retry_delay(number - 1)
-    if occurrence in occurrence.plan.pending:
-        # Failed for good, but its dead letter is still being sent (or its drop recorded):
-        # a state read back finishes that.
-        return SETTLING, None, None
-    return occurrence.status, None, None
+def occurrence_row(seq: int, progress: Progress) -> Row:
+    """The row of an occurrence: what it is, then where it stands (``occurrence_update``)."""
+    return (
+        seq,
+        progress.incarnation,
+        progress.nominal,
+        progress.schedule_arn,
+        progress.group_name,
+        progress.schedule_name,
+        progress.first_due,
+        *occurrence_update(progress),
+    )
+
+
+def occurrence_update(progress: Progress) -> Row:
+    """The columns of an occurrence's row that change as it goes."""
+    return (
+        progress.status,
+        progress.first_attempt_at,
+        progress.exhausted,
+        progress.next_number,
+        progress.next_due,
+    )
+
+
+def progress_from(row: Row) -> Progress:
+    _, *columns = row  # the columns after seq are Progress's fields, in order
+    return Progress(*columns)
+
+
+class StoredExecutionFields:
+    """The event id of a settled occurrence read back, worked out on first read like a
+    live one's."""
+
+    __slots__ = ("_nominal", "_schedule_arn")
+
+    def __init__(self, schedule_arn: str, nominal: int) -> None:
+        self._schedule_arn = schedule_arn
+        self._nominal = nominal
+
+    def compute(self, name: str) -> Any:
+        if name == "event_id":
+            return events.event_id(self._schedule_arn, self._nominal)
+        raise AttributeError(name)
+
+
+def execution_from(progress: Progress, attempts: list[Attempt]) -> Execution:
+    """The record of a settled occurrence read back (``progress.status`` how it settled)."""
+    nominal = progress.nominal
+    return Execution.lazily(
+        {
+            "schedule_arn": progress.schedule_arn,
+            "scheduled_time": from_epoch(nominal),
+            "status": progress.status,
+            "attempts": tuple(attempts),
+            "group_name": progress.group_name,
+            "schedule_name": progress.schedule_name,
+            "first_attempt_due": from_epoch(progress.first_due),
+            "exhausted_condition": progress.exhausted,
+        },
+        StoredExecutionFields(progress.schedule_arn, nominal),
+    )

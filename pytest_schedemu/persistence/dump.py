@@ -13,16 +13,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime
 from typing import Any
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.errors import StateError
 from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import restore
-from pytest_schedemu.persistence.schema import SCHEMA_VERSION, TABLES, Database, open_database
+from pytest_schedemu.persistence.schema import (
+    SCHEMA_VERSION,
+    TABLES,
+    Database,
+    open_database,
+    transaction,
+)
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
@@ -39,22 +44,19 @@ def export_state(path: str) -> dict[str, Any]:
     database = open_database(path, create=False, owner=False)
     try:
         connection = database.connection
-        connection.execute("BEGIN")  # one snapshot of every table
         tables: dict[str, Any] = {}
-        for table in TABLES:
-            cursor = connection.execute(f"SELECT * FROM {table}")
-            columns = [description[0] for description in cursor.description]
-            rows = [
-                {column: _exported(table, column, value) for column, value in zip(columns, row)}
-                for row in cursor
-            ]
-            if table == "meta":
-                tables[table] = {row["key"]: json.loads(row["value"]) for row in rows}
-            else:
-                tables[table] = rows
-        connection.execute("COMMIT")
-    except sqlite3.Error as error:
-        raise StateError(f"Could not read the state file {path!r}: {error}") from None
+        with transaction(connection, f"Could not read the state file {path!r}", write=False):
+            for table in TABLES:
+                cursor = connection.execute(f"SELECT * FROM {table}")
+                columns = [description[0] for description in cursor.description]
+                rows = [
+                    {column: _exported(table, column, value) for column, value in zip(columns, row)}
+                    for row in cursor
+                ]
+                if table == "meta":
+                    tables[table] = {row["key"]: json.loads(row["value"]) for row in rows}
+                else:
+                    tables[table] = rows
     finally:
         database.close()
     return {
@@ -78,17 +80,11 @@ def import_state(document: Any, path: str) -> dict[str, int]:
     try:
         connection = database.connection
         counts: dict[str, int] = {}
-        try:
-            connection.execute("BEGIN IMMEDIATE")
+        with transaction(connection, f"Could not import into the state file {path!r}"):
             for table in TABLES:
                 connection.execute(f"DELETE FROM {table}")
                 counts[table] = _insert(connection, table, tables.get(table, []))
             _try_restore(database)
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
     finally:
         database.close()
     return counts
@@ -155,13 +151,13 @@ def _imported(table: str, column: str, value: Any) -> Any:
 def _try_restore(database: Database) -> None:
     """Restore the rows written so far into a scratch emulator: a dump that could not be
     served is refused before anything is committed."""
-    now: datetime = EPOCH
     settings = LiveSettings(DEFAULTS)
     history = History()
-    store = Store(now, settings)
-    planner = Planner(settings=settings, history=history, now=lambda: now, notify=lambda: None)
+    store = Store(EPOCH, settings)
+    clock = VirtualClock(EPOCH)
+    state = DispatchState.detached(store=store, settings=settings, history=history, clock=clock)
     try:
-        restore(database, store=store, planner=planner, history=history, clock=VirtualClock(now))
+        restore(database, store=store, state=state, history=history, clock=clock)
     except StateError as error:
         raise StateError(f"The dump cannot be restored: {error}") from None
     except Exception as error:

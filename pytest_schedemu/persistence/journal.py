@@ -8,9 +8,8 @@ its steps, a settlement), writes all of it in one transaction under the store lo
 file therefore always holds a state the emulator was in between two units of work, and a
 client is never told of a change before it is on disk.
 
-An occurrence is written as the work it still needs: the attempt to make next, and when.
-An attempt under way (delivered, not yet settled) is written as still to be made, so a
-crash repeats it rather than losing it: at-least-once, as AWS promises.
+An occurrence is written as the work it still needs: the attempt to make next, and when,
+as the dispatcher's state interface describes it (``DispatchState.progress``).
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
-from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.state import SETTLING, DispatchState, Progress
 from pytest_schedemu.errors import StateError
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import Position
@@ -34,8 +32,9 @@ from pytest_schedemu.persistence.schema import (
     Database,
     open_database,
     prune,
+    transaction,
 )
-from pytest_schedemu.records import History
+from pytest_schedemu.records import ExecutionSource, History
 from pytest_schedemu.records.known import known_cap
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import TokenKey
@@ -63,7 +62,7 @@ class Journal:
         database: Database,
         *,
         store: Store,
-        planner: Planner,
+        state: DispatchState,
         history: History,
         clock: Clock,
         settings: LiveSettings,
@@ -72,7 +71,7 @@ class Journal:
         self.path = database.path
         self._database: Database | None = database
         self._store = store
-        self._planner = planner
+        self._state = state
         self._history = history
         self._clock = clock
         self._settings = settings
@@ -90,13 +89,14 @@ class Journal:
         self._groups: set[tuple[str, str, str]] = set()
         self._schedules: set[tuple[str, str, str, str]] = set()
         self._tokens: set[TokenKey] = set()
-        self._occurrences: set[Occurrence] = set()
-        self._settling: set[Occurrence] = set()
-        self._plans: set[Plan] = set()
+        self._occurrences: set[ExecutionSource] = set()
+        self._settling: set[ExecutionSource] = set()
+        #: Incarnations whose last generated nominal time may have moved.
+        self._plans: set[int] = set()
         #: Occurrences written as unsettled, by incarnation and nominal time.
-        self._live: dict[int, dict[int, Occurrence]] = {}
-        for occurrence in position.live:
-            self._live.setdefault(occurrence.plan.seq, {})[occurrence.nominal] = occurrence
+        self._live: dict[int, dict[int, ExecutionSource]] = {}
+        for incarnation, nominal, occurrence in position.live:
+            self._live.setdefault(incarnation, {})[nominal] = occurrence
 
     # -- hearing of changes ------------------------------------------------------------------
 
@@ -114,11 +114,11 @@ class Journal:
         self._heard.append((kind, tuple(records)))
         self._gathered += len(records)
 
-    def occurrence_changed(self, occurrence: Occurrence) -> None:
+    def occurrence_changed(self, occurrence: ExecutionSource) -> None:
         self._occurrences.add(occurrence)
 
-    def plan_changed(self, plan: Plan) -> None:
-        self._plans.add(plan)
+    def plan_changed(self, incarnation: int) -> None:
+        self._plans.add(incarnation)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -148,20 +148,16 @@ class Journal:
         self._backlog.extend(heard.popleft() for _ in range(len(heard)))
         counters = (dict(self._ids), dict(self._dropped), dict(self._known), self._known_complete)
         connection = self._open().connection
+        failure = (
+            f"Could not write the state file {self.path!r}, so the emulator's memory is ahead "
+            "of it until a later write succeeds"
+        )
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            self._write(connection, now)
-            connection.execute("COMMIT")
-        except BaseException as error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
+            with transaction(connection, failure):
+                self._write(connection, now)
+        except BaseException:
             # Everything stays to be written by the next commit.
             self._ids, self._dropped, self._known, self._known_complete = counters
-            if isinstance(error, sqlite3.Error):
-                raise StateError(
-                    f"Could not write the state file {self.path!r}: {error}; the emulator's "
-                    "memory is ahead of it until a later write succeeds"
-                ) from error
             raise
         self._backlog = []
         self._groups.clear()
@@ -174,23 +170,22 @@ class Journal:
         self._clock_written = now
 
     def _write(self, connection: sqlite3.Connection, now: datetime) -> None:
-        new: list[tuple[int, Occurrence]] = []
+        new: list[tuple[int, ExecutionSource]] = []
         for kind, records in self._backlog:
             if kind == "executions":
                 for occurrence in records:
                     self._ids["executions"] += 1
                     new.append((self._ids["executions"], occurrence))
-                    self._plans.add(occurrence.plan)
             elif kind == "schedules":
                 self._write_known(connection, records)
             else:
                 self._write_log(connection, kind, records)
         self._write_store(connection)
         self._write_occurrences(connection, new)
-        for plan in self._plans:
+        for incarnation in self._plans:
             connection.execute(
                 "UPDATE schedules SET last_dispatched = ? WHERE incarnation = ?",
-                (plan.last_dispatched, plan.seq),
+                (self._state.last_dispatched(incarnation), incarnation),
             )
         self._write_meta(connection, now)
 
@@ -269,14 +264,13 @@ class Journal:
             connection.execute(f"DELETE FROM schedules WHERE {where}", key)
         else:
             incarnations.add(schedule.incarnation)
-            plan = self._planner.plans.get(schedule.incarnation)
             connection.execute(
                 "INSERT OR REPLACE INTO schedules VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     *key,
                     schedule.incarnation,
                     codec.schedule_definition(schedule),
-                    None if plan is None else plan.last_dispatched,
+                    self._state.last_dispatched(schedule.incarnation),
                 ),
             )
         # An update or a deletion cancels what the incarnation had pending.
@@ -284,46 +278,41 @@ class Journal:
             self._occurrences.update(self._live.get(incarnation, {}).values())
 
     def _write_occurrences(
-        self, connection: sqlite3.Connection, new: list[tuple[int, Occurrence]]
+        self, connection: sqlite3.Connection, new: list[tuple[int, ExecutionSource]]
     ) -> None:
         fresh = set()
         for seq, occurrence in new:
             fresh.add(occurrence)
-            plan = occurrence.plan
-            schedule = occurrence.schedule
+            progress = self._progress(occurrence)
+            # Its plan generated it: where the plan stands moved with it.
+            self._plans.add(progress.incarnation)
             connection.execute(
                 "INSERT INTO occurrences VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    seq,
-                    plan.seq,
-                    occurrence.nominal,
-                    plan.arn,
-                    schedule.group_name,
-                    schedule.name,
-                    occurrence.first_due,
-                    *self._state_columns(occurrence),
-                ),
+                codec.occurrence_row(seq, progress),
             )
         for occurrence in self._occurrences:
             if occurrence not in fresh:
+                progress = self._progress(occurrence)
                 connection.execute(
                     "UPDATE occurrences SET status = ?, first_attempt_at = ?, exhausted = ?, "
                     "next_number = ?, next_due = ? WHERE incarnation = ? AND nominal = ?",
-                    (*self._state_columns(occurrence), occurrence.plan.seq, occurrence.nominal),
+                    (*codec.occurrence_update(progress), progress.incarnation, progress.nominal),
                 )
 
-    def _state_columns(self, occurrence: Occurrence) -> tuple[Any, ...]:
-        status, number, due = codec.occurrence_state(occurrence)
-        if status == codec.SETTLING:
+    def _progress(self, occurrence: ExecutionSource) -> Progress:
+        """Where an occurrence stands, noting whether it is still to be written again."""
+        progress = self._state.progress(occurrence)
+        incarnation, nominal, status = progress.incarnation, progress.nominal, progress.status
+        if status == SETTLING:
             self._settling.add(occurrence)
-        live = self._live.setdefault(occurrence.plan.seq, {})
-        if number is None and status != codec.SETTLING:
-            live.pop(occurrence.nominal, None)
+        live = self._live.setdefault(incarnation, {})
+        if progress.next_number is None and status != SETTLING:
+            live.pop(nominal, None)
             if not live:
-                del self._live[occurrence.plan.seq]
+                del self._live[incarnation]
         else:
-            live[occurrence.nominal] = occurrence
-        return status, occurrence.first_attempt_at, occurrence.exhausted, number, due
+            live[nominal] = occurrence
+        return progress
 
     def _write_meta(self, connection: sqlite3.Connection, now: datetime) -> None:
         created_at, incarnations = self._store.counters
@@ -361,16 +350,10 @@ class Journal:
         self._known = {}
         self._known_complete = True
         connection = self._open().connection
-        try:
-            connection.execute("BEGIN IMMEDIATE")
+        with transaction(connection, f"Could not empty the state file {self.path!r}"):
             for table in TABLES:
                 connection.execute(f"DELETE FROM {table}")
             self._write_meta(connection, self._clock.now())
-            connection.execute("COMMIT")
-        except sqlite3.Error as error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise StateError(f"Could not empty the state file {self.path!r}: {error}") from None
         self._clock_written = self._clock.now()
 
     def _open(self) -> Database:

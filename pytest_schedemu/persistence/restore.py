@@ -1,41 +1,29 @@
 """Reading a state file back: the store, the plans, the unsettled occurrences, the history.
 
-Plans are rebuilt from the stored schedules, each knowing the last nominal time it
-generated, so no occurrence already generated is generated again. Occurrences still to be
-settled come back with their attempts so far and the attempt they need next, which is
-queued again (``queue_restored``) once the caller has decided what an outage means for
-them (``catchup``).
+Everything goes back through public doors: the store's ``load``, the history's
+``restore``, and the dispatcher's state interface (``DispatchState``), which plans the
+stored schedules again, each knowing the last nominal time it generated (so nothing
+generated is generated again), and takes back the occurrences still to be settled with
+their attempts so far and the attempt they need next. That work is queued once the
+caller has decided what an outage means for it (``DispatchState.catch_up``).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
-from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.errors import StateError
-from pytest_schedemu.formats.times import from_epoch
-from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.schema import Database
-from pytest_schedemu.records import (
-    CANCELLED,
-    INVOCATION_ERROR,
-    PENDING,
-    RETRYING,
-    Attempt,
-    Execution,
-    History,
-)
+from pytest_schedemu.records import CANCELLED, Attempt, ExecutionSource, History
 from pytest_schedemu.records.history import SavedHistory
 from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.targets import events
 from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 
@@ -52,71 +40,22 @@ class Position:
     known_complete: bool = True
     #: The clock as last written.
     clock: datetime | None = None
-    #: Occurrences still to be settled, as restored.
-    live: list[Occurrence] = field(default_factory=list)
-
-
-class SavedExecution:
-    """A settled occurrence read back from a state file; its record is made when asked."""
-
-    __slots__ = ("_attempts", "_exhausted", "_row", "status")
-
-    def __init__(self, row: Sequence[Any], attempts: list[Attempt]) -> None:
-        self._row = row
-        self._attempts = attempts
-        self.status: str = row[7]
-        self._exhausted: str | None = row[9]
-
-    def snapshot(self) -> Execution:
-        _, _, nominal, arn, group, name, first_due = self._row[:7]
-        return Execution(
-            schedule_arn=arn,
-            scheduled_time=from_epoch(nominal),
-            event_id=events.event_id(arn, nominal),
-            status=self.status,
-            attempts=tuple(self._attempts),
-            group_name=group,
-            schedule_name=name,
-            first_attempt_due=from_epoch(first_due),
-            exhausted_condition=self._exhausted,
-        )
-
-
-@dataclass
-class PendingAttempt:
-    """An unsettled occurrence and the attempt it needs next."""
-
-    occurrence: Occurrence
-    number: int
-    due: int
-
-
-@dataclass
-class Restored:
-    """What a state file held, put back into memory but not queued yet."""
-
-    position: Position = field(default_factory=Position)
-    plans: list[Plan] = field(default_factory=list)
-    pending: list[PendingAttempt] = field(default_factory=list)
-    #: Occurrences that failed for good, their dead letter (or drop) not yet recorded.
-    settling: list[Occurrence] = field(default_factory=list)
-    #: DELETING groups and when they finish deleting.
-    removals: list[tuple[ScheduleGroup, datetime]] = field(default_factory=list)
+    #: Occurrences still to be settled, as restored: (incarnation, nominal time, source).
+    live: list[tuple[int, int, ExecutionSource]] = field(default_factory=list)
 
 
 def restore(
-    database: Database, *, store: Store, planner: Planner, history: History, clock: Clock
-) -> Restored:
-    """Put the state the file holds into the (empty) store, planner and history. Call it
-    under the store lock; a new file restores nothing."""
+    database: Database, *, store: Store, state: DispatchState, history: History, clock: Clock
+) -> Position:
+    """Put the state the file holds into the (empty) store, dispatcher and history, and
+    say where the file's logs stand. Call it under the store lock; a new file restores
+    nothing."""
     connection = database.connection
     try:
         meta = {key: json.loads(value) for key, value in connection.execute("SELECT * FROM meta")}
         if not meta:
-            return Restored()
-        return _restore(
-            connection, meta, store=store, planner=planner, history=history, clock=clock
-        )
+            return Position()
+        return _restore(connection, meta, store=store, state=state, history=history, clock=clock)
     except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
         raise StateError(
             f"The state file {database.path!r} could not be read back ({type(error).__name__}: "
@@ -129,12 +68,11 @@ def _restore(
     meta: dict[str, Any],
     *,
     store: Store,
-    planner: Planner,
+    state: DispatchState,
     history: History,
     clock: Clock,
-) -> Restored:
-    restored = Restored()
-    position = restored.position
+) -> Position:
+    position = Position()
     position.clock = codec.instant(meta["clock"])
     if isinstance(clock, VirtualClock):
         # A virtual clock resumes where it stood; a real one is where the wall clock is.
@@ -144,7 +82,7 @@ def _restore(
         group, due = codec.group_from(row)
         groups.append(group)
         if due is not None:
-            restored.removals.append((group, due))
+            state.restore_group_removal(group, due)
     schedules = [
         (codec.schedule_from(definition, incarnation), last_dispatched)
         for incarnation, definition, last_dispatched in connection.execute(
@@ -163,16 +101,13 @@ def _restore(
         (schedule for schedule, _ in schedules),
         tokens,
     )
-    plans = {
-        schedule.incarnation: planner.restore_plan(schedule, last_dispatched)
-        for schedule, last_dispatched in schedules
-    }
-    restored.plans = list(plans.values())
+    for schedule, last_dispatched in schedules:
+        state.restore_plan(schedule, last_dispatched)
     dropped = {kind: int(count) for kind, count in meta.get("dropped", {}).items()}
     position.dropped = dropped
     saved = SavedHistory(dropped=dropped, complete=bool(meta.get("known_complete", True)))
     by_occurrence = _attempts(connection, saved, dropped.get("attempts", 0))
-    _occurrences(connection, restored, plans, by_occurrence, saved, dropped.get("executions", 0))
+    _occurrences(connection, state, position, by_occurrence, saved, dropped.get("executions", 0))
     saved.dead_letters = [
         codec.dead_letter_from(row)
         for row in connection.execute(
@@ -193,7 +128,7 @@ def _restore(
     last = connection.execute("SELECT MAX(seq) FROM occurrences").fetchone()[0]
     position.ids["executions"] = max(last or 0, dropped.get("executions", 0))
     position.ids["known"] = connection.execute("SELECT MAX(seq) FROM known").fetchone()[0] or 0
-    return restored
+    return position
 
 
 def _attempts(
@@ -211,40 +146,28 @@ def _attempts(
 
 def _occurrences(
     connection: sqlite3.Connection,
-    restored: Restored,
-    plans: dict[int, Plan],
+    state: DispatchState,
+    position: Position,
     attempts: dict[tuple[int, int], list[Attempt]],
     saved: SavedHistory,
     dropped: int,
 ) -> None:
     for row in connection.execute("SELECT * FROM occurrences ORDER BY seq"):
-        seq, incarnation, nominal, arn, _, _, first_due, status = row[:8]
-        first_attempt_at, _, number, due = row[8:]
-        kept = attempts.get((incarnation, nominal), [])
-        plan = plans.get(incarnation)
-        source: Any
-        if status in codec.UNSETTLED and plan is not None:
-            occurrence = Occurrence(plan, nominal, first_due)
-            occurrence.first_attempt_at = first_attempt_at
-            occurrence.attempts = list(kept)
-            plan.pending.add(occurrence)
-            if status == codec.SETTLING:
-                occurrence.status = INVOCATION_ERROR
-                occurrence.exhausted = row[9]
-                restored.settling.append(occurrence)
-            else:
-                occurrence.status = status
-                restored.pending.append(PendingAttempt(occurrence, number, due))
-            restored.position.live.append(occurrence)
-            source = occurrence
-        else:
-            if status in codec.UNSETTLED:
+        progress = codec.progress_from(row)
+        key = (progress.incarnation, progress.nominal)
+        kept = attempts.get(key, [])
+        source = None
+        if progress.status in codec.UNSETTLED:
+            source = state.restore_occurrence(progress, kept)
+            if source is None:
                 # Its schedule is gone, so its work was cancelled (nothing else removes a
                 # plan); only the write of the cancellation was missing.
-                row = (*row[:7], CANCELLED, *row[8:])
-            source = SavedExecution(row, kept)
-        if seq > dropped:
-            saved.executions.append((arn, source))
+                progress = progress._replace(status=CANCELLED)
+            else:
+                position.live.append((*key, source))
+        if row[0] > dropped:
+            kept_source = source if source is not None else codec.execution_from(progress, kept)
+            saved.executions.append((progress.schedule_arn, kept_source))
 
 
 def _known(connection: sqlite3.Connection, saved: SavedHistory, position: Position) -> None:
@@ -259,18 +182,3 @@ def _known(connection: sqlite3.Connection, saved: SavedHistory, position: Positi
         else:
             saved.dead_letter_queues.append(arn)
     position.known_complete = saved.complete
-
-
-def queue_restored(restored: Restored, planner: Planner) -> None:
-    """Queue the restored work: each plan's next generation, the unsettled attempts, the
-    group removals. Call it under the store lock."""
-    for plan in restored.plans:
-        if planner.is_current(plan, plan.version):  # not deleted on the way back
-            planner.plan_first(plan)
-    for pending in restored.pending:
-        occurrence = pending.occurrence
-        if occurrence.status not in (PENDING, RETRYING):
-            continue  # settled on the way back (an outage outlived it)
-        planner.push_attempt(pending.due, occurrence, pending.number)
-    for group, due in restored.removals:
-        planner.group_removal_scheduled(group, due)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Callable
 
 from pytest_schedemu.errors import StateError
@@ -115,6 +117,30 @@ def prune(connection: sqlite3.Connection, dropped: dict[str, int]) -> None:
     )
     for kind in ("dead_letters", "activity"):
         connection.execute(f"DELETE FROM {kind} WHERE id <= ?", (dropped[kind],))
+
+
+@contextmanager
+def transaction(
+    connection: sqlite3.Connection, failure: str, *, write: bool = True
+) -> Iterator[None]:
+    """Run the block in one transaction: committed when it ends, rolled back when it raises.
+
+    Every SQLite error, the BEGIN's included, is raised as a ``StateError`` saying
+    ``failure`` and the error; any other exception passes as it is. The rollback happens
+    only when a transaction is open: a BEGIN that failed (the file locked by another
+    connection) opened none, and its error is the one to see. ``write`` takes the write
+    lock at once; without it the transaction is one snapshot for reading.
+    """
+    try:
+        connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        yield
+        connection.execute("COMMIT")
+    except BaseException as error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise StateError(f"{failure}: {error}") from error
+        raise
 
 
 class Database:
@@ -276,32 +302,22 @@ def _migrate(connection: sqlite3.Connection, path: str, version: int, *, allowed
             "schedemu serve"
         )
     for step in range(version, SCHEMA_VERSION):
-        try:
-            connection.execute("BEGIN IMMEDIATE")
+        with transaction(
+            connection,
+            f"Migrating {path!r} from state schema version {step} failed and changed nothing",
+        ):
             MIGRATIONS[step](connection)
             connection.execute(f"PRAGMA user_version = {step + 1}")
-            connection.execute("COMMIT")
-        except sqlite3.Error as error:
-            connection.execute("ROLLBACK")
-            raise StateError(
-                f"Migrating {path!r} from state schema version {step} failed ({error}); "
-                "nothing was changed"
-            ) from None
 
 
 def _create(connection: sqlite3.Connection, path: str) -> None:
     _tune(connection, path)
-    try:
-        connection.execute("BEGIN IMMEDIATE")
+    with transaction(connection, f"Cannot create the state file {path!r}"):
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 connection.execute(statement)
         connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        connection.execute("COMMIT")
-    except sqlite3.Error as error:
-        connection.execute("ROLLBACK")
-        raise StateError(f"Cannot create the state file {path!r}: {error}") from None
 
 
 def _tune(connection: sqlite3.Connection, path: str) -> None:

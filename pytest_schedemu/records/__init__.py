@@ -15,7 +15,6 @@ from pytest_schedemu.records.types import (
     ACTIVITY_KINDS,
     CANCELLED,
     INVOCATION_ERROR,
-    LAZY_FIELDS,
     PENDING,
     RETRYING,
     SUCCESS,
@@ -24,14 +23,12 @@ from pytest_schedemu.records.types import (
     DeadLetter,
     Execution,
     ExecutionSource,
-    LazyFields,
 )
 
 __all__ = [
     "ACTIVITY_KINDS",
     "CANCELLED",
     "INVOCATION_ERROR",
-    "LAZY_FIELDS",
     "PENDING",
     "RECORD_KINDS",
     "RETRYING",
@@ -43,6 +40,5 @@ __all__ = [
     "Execution",
     "ExecutionSource",
     "History",
-    "LazyFields",
     "Records",
 ]

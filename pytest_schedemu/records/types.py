@@ -1,14 +1,15 @@
 """The records of what happened: attempts, dead letters, executions and other activity.
 
-Records are frozen dataclasses handed to tests; lists of them are in dispatch order. An
-``Execution`` is a snapshot of one occurrence's history, taken when it is asked for.
+Records are frozen dataclasses handed to tests, plain values however they were made;
+lists of them are in dispatch order. An ``Execution`` is a snapshot of one occurrence's
+history, taken when it is asked for.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 # Execution statuses.
 SUCCESS = "success"
@@ -20,15 +21,57 @@ CANCELLED = "cancelled"
 PENDING = "pending"
 
 
-@dataclass(frozen=True)
-class Attempt:
-    """One delivery try of one occurrence.
+class FieldSource(Protocol):
+    """Works out the fields a lazily built record was made without (``LazyRecord``)."""
 
-    The dispatcher records hundreds of thousands of attempts a second, and most tests
-    read a few fields of a few of them; so the ids, times, payload and request of a
-    recorded attempt are worked out on first read (``LazyFields``) and kept. To a reader
-    the record is an ordinary frozen dataclass: every field is there, always the same.
+    def compute(self, name: str) -> Any:
+        """The value of field ``name``; AttributeError for a field it does not know."""
+        ...
+
+
+_Record = TypeVar("_Record", bound="LazyRecord")
+
+
+class LazyRecord:
+    """A record whose fields may be worked out on first read, and kept.
+
+    The dispatcher records hundreds of thousands of attempts a second, and most tests read
+    a few fields of a few of them; so a record may be made (``lazily``) with the fields at
+    hand and a source for the rest: the dispatcher's job for a live attempt, the occurrence
+    for an execution, a state file's row for one read back. To a reader it is an ordinary
+    frozen dataclass however it was made: equality, hash and repr read every field, and it
+    pickles (and copies) as its fields alone, without the source.
     """
+
+    # Set by @dataclass on each record class.
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an attribute not set: a field not worked out yet, or no field.
+        source = self.__dict__.get("_source")
+        if source is None or name not in self.__dataclass_fields__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = source.compute(name)
+        self.__dict__[name] = value
+        return value
+
+    @classmethod
+    def lazily(cls: type[_Record], known: dict[str, Any], source: FieldSource) -> _Record:
+        """A record of the ``known`` fields (a dict it takes over), the rest left to
+        ``source``; made without the frozen constructor's cost per field."""
+        record = object.__new__(cls)
+        known["_source"] = source
+        object.__setattr__(record, "__dict__", known)
+        return record
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class Attempt(LazyRecord):
+    """One delivery try of one occurrence; its ids, times, payload and request may be
+    worked out on first read (``LazyRecord``)."""
 
     schedule_arn: str
     target_arn: str
@@ -40,10 +83,12 @@ class Attempt:
     #: The payload text as delivered: the substituted Input, or the default event; None
     #: for targets whose request carries no payload (SageMaker, ECS without Input…).
     input: str | None
-    #: ``input`` parsed as JSON, or None when it is not JSON.
-    payload: Any
-    #: The materialized request of the target's API, parsed (a universal target's Input).
-    request: Any
+    #: ``input`` parsed as JSON, or None when it is not JSON (not hashed: it follows from
+    #: ``input``, and may be a dict).
+    payload: Any = field(hash=False)
+    #: The materialized request of the target's API, parsed (a universal target's Input);
+    #: not hashed, as it follows from ``request_text``.
+    request: Any = field(hash=False)
     #: The exact materialized request text (the dead-letter body is built from it).
     request_text: str
     succeeded: bool
@@ -57,42 +102,6 @@ class Attempt:
     #: again under the same name is a new incarnation (a new creation sequence number).
     incarnation: int = 0
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for a field that a lazily built record has not computed yet.
-        source = self.__dict__.get("_lazy")
-        if source is None or name not in LAZY_FIELDS:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = source.compute(name)
-        object.__setattr__(self, name, value)
-        return value
-
-    @classmethod
-    def lazily(cls, known: dict[str, Any], source: LazyFields) -> Attempt:
-        """A record with the ``known`` fields set and the rest left to ``source``."""
-        record = object.__new__(cls)
-        known["_lazy"] = source
-        object.__setattr__(record, "__dict__", known)
-        return record
-
-
-#: The fields of a lazily built Attempt that are computed on first read.
-LAZY_FIELDS = frozenset(
-    {
-        "scheduled_time",
-        "attempted_at",
-        "event_id",
-        "execution_id",
-        "input",
-        "payload",
-        "request",
-        "request_text",
-    }
-)
-
-
-class LazyFields(Protocol):
-    def compute(self, name: str) -> Any: ...
-
 
 @dataclass(frozen=True)
 class DeadLetter:
@@ -100,8 +109,9 @@ class DeadLetter:
 
     queue_arn: str
     body: str
-    payload: Any
-    attributes: dict[str, str]
+    #: ``body`` parsed as JSON (not hashed: it follows from ``body``).
+    payload: Any = field(hash=False)
+    attributes: dict[str, str] = field(hash=False)
     schedule_arn: str
     scheduled_time: datetime
     sent_at: datetime | None = None
@@ -111,8 +121,9 @@ class DeadLetter:
 
 
 @dataclass(frozen=True)
-class Execution:
-    """One occurrence of one schedule and everything that happened to it."""
+class Execution(LazyRecord):
+    """One occurrence of one schedule and everything that happened to it; its event id may
+    be worked out on first read (``LazyRecord``)."""
 
     schedule_arn: str
     scheduled_time: datetime
@@ -127,28 +138,10 @@ class Execution:
     #: ``permanent`` (a non-retryable error), or None.
     exhausted_condition: str | None = None
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for the event id of a snapshot that has not worked it out yet.
-        source = self.__dict__.get("_source")
-        if source is None or name != "event_id":
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = source.event_id
-        object.__setattr__(self, name, value)
-        return value
-
-    @classmethod
-    def of(cls, fields: dict[str, Any], source: Any = None) -> Execution:
-        """The record of the fields in ``fields``, built without the frozen constructor's
-        cost per field: a timeline takes snapshots by the hundred thousand.
-
-        An ``event_id`` missing from ``fields`` is read from ``source.event_id`` when first
-        asked for (a UUID per occurrence costs more than the rest of the snapshot).
-        """
-        record = object.__new__(cls)
-        if source is not None:
-            fields["_source"] = source
-        object.__setattr__(record, "__dict__", fields)
-        return record
+    def snapshot(self) -> Execution:
+        """An execution that can no longer change (one read back from a state file, its
+        occurrence settled) is its own snapshot: the history keeps it as its source."""
+        return self
 
 
 @dataclass(frozen=True)
@@ -184,6 +177,7 @@ ACTIVITY_KINDS = {
 class ExecutionSource(Protocol):
     """An occurrence as the history keeps it: its execution record is made when asked for."""
 
-    status: str
+    @property
+    def status(self) -> str: ...
 
     def snapshot(self) -> Execution: ...

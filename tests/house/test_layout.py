@@ -147,11 +147,26 @@ ALLOWED = {
     },
 }
 TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "cli", "errors"}
+#: The one module of the dispatcher persistence may see: each rule of planning and retrying
+#: exists once, in the dispatcher, and a state file is written and read back through it.
+STATE_INTERFACE = "pytest_schedemu.dispatch.state"
 
 
 @pytest.mark.parametrize("part", sorted(ALLOWED))
 def test_a_wing_imports_only_what_sits_below_it(part: str) -> None:
     assert _part_graph().get(part, set()) - ALLOWED[part] == set()
+
+
+def test_persistence_sees_the_dispatcher_only_through_its_state_interface() -> None:
+    assert STATE_INTERFACE in MODULES
+    reached = {
+        (module, imported)
+        for module, path in MODULES.items()
+        if _part(module) == "persistence"
+        for imported in _imports(path)
+        if _part(imported) == "dispatch" and imported != STATE_INTERFACE
+    }
+    assert reached == set()
 
 
 def test_every_wing_has_its_place_in_the_order() -> None:

@@ -4,6 +4,7 @@ Anything else is refused with a clear error and left exactly as it was."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,46 @@ def test_a_refused_state_leaves_no_emulator_half_made(tmp_path: Path) -> None:
         Emulator(start=START, state=str(path))
     with Emulator(start=START) as emu:  # and nothing of it stays behind
         assert emu.schedules() == []
+
+
+@pytest.fixture
+def state_file(tmp_path: Path) -> Iterator[tuple[sqlite3.Connection, sqlite3.Connection]]:
+    """A state file, and two connections to it that never wait for a lock."""
+    path = tmp_path / "state.db"
+    Emulator(state=str(path)).stop()
+    first, second = (sqlite3.connect(path, isolation_level=None, timeout=0) for _ in range(2))
+    yield first, second
+    first.close()
+    second.close()
+
+
+def test_a_transaction_that_cannot_begin_says_why(
+    state_file: tuple[sqlite3.Connection, sqlite3.Connection],
+) -> None:
+    holder, connection = state_file
+    holder.execute("BEGIN IMMEDIATE")  # another connection is writing
+    locked = pytest.raises(StateError, match=r"^Could not write: database is locked$")
+    with locked as raised, schema.transaction(connection, "Could not write"):
+        connection.execute("DELETE FROM meta")
+    assert isinstance(raised.value.__cause__, sqlite3.OperationalError)
+    holder.execute("ROLLBACK")
+    with schema.transaction(connection, "Could not write"):  # nothing was left half open
+        connection.execute("DELETE FROM meta")
+    assert connection.execute("SELECT COUNT(*) FROM meta").fetchone() == (0,)
+
+
+def test_a_transaction_that_fails_midway_leaves_nothing_of_it(
+    state_file: tuple[sqlite3.Connection, sqlite3.Connection],
+) -> None:
+    connection, _ = state_file
+    before = connection.execute("SELECT COUNT(*) FROM meta").fetchone()
+    failed = pytest.raises(StateError, match=r"^Could not write: no such table: nowhere$")
+    with failed, schema.transaction(connection, "Could not write"):
+        connection.execute("DELETE FROM meta")
+        connection.execute("DELETE FROM nowhere")
+    # What is not SQLite's passes as it is.
+    with pytest.raises(KeyError), schema.transaction(connection, "Could not write"):
+        connection.execute("DELETE FROM meta")
+        raise KeyError("interrupted")
+    assert not connection.in_transaction
+    assert connection.execute("SELECT COUNT(*) FROM meta").fetchone() == before != (0,)
