@@ -5,7 +5,9 @@ records (default 1,000, at most 10,000), and the token of the next page, which t
 request passes back as ``next_token`` with the same filters. Records are only appended
 (and the oldest dropped past ``max_records``), so a page never repeats or skips one.
 Attempts, deliveries, dead letters and activity come oldest first, or newest first with
-``order=newest`` (the next pages going back in time).
+``order=newest`` (the next pages going back in time). ``attempts`` keeps those of an
+``outcome``: ``succeeded``, ``failed`` (each failed try, retried or not) or ``all`` (the
+default).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from pytest_schedemu.records import Records
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
+#: What each ``outcome`` of the attempts route keeps: whether the attempt succeeded, or all.
+OUTCOMES: dict[str, bool | None] = {"all": None, "succeeded": True, "failed": False}
 
 #: A handler takes the JSON body and the query and returns what to answer as JSON.
 Handler = Callable[[dict[str, Any], dict[str, str]], Any]
@@ -99,10 +103,15 @@ class RecordRoutes:
     def _attempts(self, name: str, query: dict[str, str], succeeded: bool | None) -> Any:
         filters = {k: query.get(k) for k in ("schedule", "group", "target_arn")}
         keep = self._records.attempt_filter(succeeded=succeeded, **filters)
-        return self._page(name, "attempts", keep, query, filters)
+        return self._page(name, "attempts", keep, query, {**filters, "succeeded": succeeded})
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._attempts("attempts", query, None)
+        outcome = query.get("outcome", "all")
+        if outcome not in OUTCOMES:
+            raise ValidationException(
+                f"Invalid outcome {outcome!r}: expected all, succeeded or failed"
+            )
+        return self._attempts("attempts", query, OUTCOMES[outcome])
 
     def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         return self._attempts("deliveries", query, True)

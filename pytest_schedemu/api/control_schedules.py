@@ -1,12 +1,17 @@
 """The control API's view of the stored schedules and groups, across every account and
 region, in pages: what the dashboard lists.
 
-``GET schedules?account_id=&region=&group=&state=&prefix=&limit=&next_token=`` answers
-``{"schedules": [...], "next_token": ..., "total": <matches>}``, ordered by account,
-region, group and name, each schedule with its next occurrence (in UTC and on its own
-clock). ``GET groups?account_id=&region=`` answers ``{"groups": [...], "next_token": ...}``
-with each group's schedule count. Tokens resume after the last key returned (keyset), so
-schedules created or deleted between pages never make one repeat or skip another.
+``GET schedules?account_id=&region=&group=&state=&prefix=&include_deleted=&limit=&
+next_token=`` answers ``{"schedules": [...], "next_token": ..., "total": <matches>}``,
+ordered by account, region, group and name, each schedule with its next occurrence (in UTC
+and on its own clock). With ``include_deleted=true`` the schedules deleted since the last
+reset are listed too, with their last definition, ``state`` ``DELETED``, when
+(``deleted_at``) and by what (``deleted_by``: ``DeleteSchedule``, ``DeleteScheduleGroup``
+or ``ActionAfterCompletion``); ``state=DELETED`` lists only them. A stored schedule has
+both null. ``GET groups?account_id=&region=`` answers ``{"groups": [...], "next_token":
+...}`` with each group's schedule count. Tokens resume after the last key returned
+(keyset), so schedules created or deleted between pages never make one repeat or skip
+another.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from __future__ import annotations
 import bisect
 import zoneinfo
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -23,13 +29,33 @@ from pytest_schedemu.api.paging import decode_token, encode_token, filters_finge
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
-from pytest_schedemu.records import Records
+from pytest_schedemu.records import Activity, Records
 
-STATES = ("ENABLED", "DISABLED")
+DELETED = "DELETED"
+STATES = ("ENABLED", "DISABLED", DELETED)
+#: What removed a schedule, by the kind of the activity that recorded it and its detail.
+_DELETED_BY = {
+    ("auto_deleted", ""): "ActionAfterCompletion",
+    ("deleted", "deleted"): "DeleteSchedule",
+    ("deleted", "group_deleted"): "DeleteScheduleGroup",
+}
+_REMOVALS = frozenset(kind for kind, _ in _DELETED_BY)
 
 
 def _query(query: dict[str, str], names: tuple[str, ...]) -> dict[str, str | None]:
     return {name: query.get(name) or None for name in names}
+
+
+def _flag(filters: dict[str, str | None], name: str) -> bool:
+    text = filters[name]
+    if text not in (None, "true", "false"):
+        raise ValidationException(f"Invalid {name} {text!r}: expected true or false")
+    return text == "true"
+
+
+def _key(schedule: Schedule) -> tuple[str, str, str, str]:
+    """Where a schedule sorts in the list, and what a page token resumes after."""
+    return (schedule.account_id, schedule.region, schedule.group_name, schedule.name)
 
 
 def local_text(moment: datetime, zone_name: str) -> str:
@@ -41,7 +67,23 @@ def local_text(moment: datetime, zone_name: str) -> str:
     return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S %Z")
 
 
-def schedule_json(schedule: Schedule, next_occurrence: datetime | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Removal:
+    """When a deleted schedule went, and what removed it; both None when the activity that
+    recorded it was dropped (``max_records``)."""
+
+    at: datetime | None = None
+    by: str | None = None
+
+    @classmethod
+    def of(cls, activity: Activity) -> Removal:
+        return cls(activity.at, _DELETED_BY.get((activity.kind, activity.detail)))
+
+
+def schedule_json(
+    schedule: Schedule, next_occurrence: datetime | None, removal: Removal | None = None
+) -> dict[str, Any]:
+    """A schedule as the list shows it; ``removal`` for one deleted since the last reset."""
     target = schedule.target
     window = schedule.flexible_time_window
     return {
@@ -50,7 +92,9 @@ def schedule_json(schedule: Schedule, next_occurrence: datetime | None) -> dict[
         "group_name": schedule.group_name,
         "account_id": schedule.account_id,
         "region": schedule.region,
-        "state": schedule.state,
+        "state": schedule.state if removal is None else DELETED,
+        "deleted_at": None if removal is None or removal.at is None else ztime(removal.at),
+        "deleted_by": None if removal is None else removal.by,
         "schedule_expression": schedule.schedule_expression,
         "timezone": schedule.timezone,
         "description": schedule.description,
@@ -107,31 +151,68 @@ class ScheduleRoutes:
         return {("GET", "schedules"): self.schedules, ("GET", "groups"): self.groups}
 
     def schedules(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        filters = _query(query, ("account_id", "region", "group", "state", "prefix"))
+        filters = _query(
+            query, ("account_id", "region", "group", "state", "prefix", "include_deleted")
+        )
         state = filters["state"]
         if state is not None and state not in STATES:
-            raise ValidationException(f"Invalid state {state!r}: expected ENABLED or DISABLED")
+            raise ValidationException(
+                f"Invalid state {state!r}: expected ENABLED, DISABLED or DELETED"
+            )
+        deleted_too = _flag(filters, "include_deleted") or state == DELETED
         account, region, group, prefix = (
             filters[k] for k in ("account_id", "region", "group", "prefix")
         )
+        # Known before stored: a schedule created in between is then simply stored, never
+        # taken for a deleted one.
+        known = self._records.known_schedule_arns() if deleted_too else {}
+        stored = self._records.schedules()
+        deleted = self._deleted(known, stored) if deleted_too else {}
+        listed = sorted([*stored, *deleted.values()], key=_key) if deleted else stored
+        removals = self._removals(deleted)
         matching = [
             s
-            for s in self._records.schedules()
+            for s in listed
             if (account is None or s.account_id == account)
             and (region is None or s.region == region)
             and (group is None or s.group_name == group)
-            and (state is None or s.state == state)
+            and (state is None or (DELETED if s.arn in deleted else s.state) == state)
             and (prefix is None or s.name.startswith(prefix))
         ]
-        keys = [(s.account_id, s.region, s.group_name, s.name) for s in matching]
+        keys = [_key(s) for s in matching]
         fingerprint = filters_fingerprint({"list": "schedules", **filters})
         first, end, following = _page_after(
             keys, 4, query.get("next_token"), fingerprint, limit_of(query)
         )
         page = [
-            schedule_json(s, self._records.next_occurrence_of(s.arn)) for s in matching[first:end]
+            schedule_json(s, None, removals.get(s.arn, Removal()))
+            if s.arn in deleted
+            else schedule_json(s, self._records.next_occurrence_of(s.arn))
+            for s in matching[first:end]
         ]
         return {"schedules": page, "next_token": following, "total": len(matching)}
+
+    def _deleted(self, known: Iterable[str], stored: list[Schedule]) -> dict[str, Schedule]:
+        """The last definition of each schedule deleted since the last reset, by ARN (those
+        whose definition the history still keeps)."""
+        present = {s.arn for s in stored}
+        definitions = self._records.last_definitions(arn for arn in known if arn not in present)
+        return {schedule.arn: schedule for schedule in definitions.values()}
+
+    def _removals(self, deleted: dict[str, Schedule]) -> dict[str, Removal]:
+        """The newest removal of each deleted schedule, found walking the activity back from
+        the newest; one whose record was dropped (``max_records``) has none."""
+        found: set[str] = set()
+
+        def newest_removal(activity: Activity) -> bool:
+            arn = activity.schedule_arn
+            if activity.kind in _REMOVALS and arn in deleted and arn not in found:
+                found.add(arn)
+                return True
+            return False
+
+        removed, _ = self._records.page_backwards("activity", newest_removal, None, len(deleted))
+        return {a.schedule_arn: Removal.of(a) for a in removed}
 
     def groups(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         filters = _query(query, ("account_id", "region"))

@@ -217,7 +217,7 @@ def test_a_token_made_for_other_filters_is_refused(several: Emulator) -> None:
 def test_an_unknown_state_is_a_clear_error(several: Emulator) -> None:
     answer = get(several, "schedules?state=PAUSED")
     assert answer.status == 400
-    assert "expected ENABLED or DISABLED" in answer.json["Message"]
+    assert "expected ENABLED, DISABLED or DELETED" in answer.json["Message"]
 
 
 def test_groups_are_listed_with_their_schedule_counts(several: Emulator) -> None:
@@ -320,3 +320,112 @@ def test_dead_letters_filter_by_schedule(emu: Emulator) -> None:
     assert [d["attributes"]["ERROR_CODE"] for d in letters] == ["ThrottlingException"] * 2
     assert get(emu, "dead-letters?schedule=other").json["dead_letters"] == []
     assert get(emu, "dead-letters?schedule=typo").status == 404
+
+
+def test_attempts_filter_by_outcome(emu: Emulator) -> None:
+    scheduler = client(emu)
+    create(scheduler, "charge", target={"Arn": FUNCTION, "RoleArn": ROLE})
+    create(scheduler, "ping")
+    emu.target(FUNCTION).fail(error_code="ThrottlingException", times=1)
+    emu.clock.advance(hours=1)
+
+    def outcomes(query: str) -> list[tuple[str, bool]]:
+        answer = get(emu, "attempts" + query).json["attempts"]
+        return [(a["schedule_arn"].rsplit("/", 1)[1], a["succeeded"]) for a in answer]
+
+    everything = outcomes("")
+    assert outcomes("?outcome=all") == everything
+    assert outcomes("?outcome=failed") == [("charge", False)]
+    assert outcomes("?outcome=succeeded") == [a for a in everything if a[1]]
+    assert len(outcomes("?outcome=succeeded")) == len(everything) - 1
+    # The outcome is one of the filters a page token was made for.
+    token = get(emu, "attempts?outcome=succeeded&limit=1").json["next_token"]
+    assert get(emu, f"attempts?outcome=failed&limit=1&next_token={token}").status == 400
+    answer = get(emu, "attempts?outcome=delivered")
+    assert answer.status == 400
+    assert "expected all, succeeded or failed" in answer.json["Message"]
+
+
+@pytest.fixture
+def deletions(emu: Emulator) -> Emulator:
+    """Schedules deleted every way: after their last occurrence, by a call, with their
+    group; one deleted and made again, one kept."""
+    scheduler = client(emu)
+    create(scheduler, "trial", "at(2026-03-07T12:30:00)", ActionAfterCompletion="DELETE")
+    create(scheduler, "cancelled")
+    create(scheduler, "again")
+    create(scheduler, "kept")
+    scheduler.create_schedule_group(Name="team")
+    create(scheduler, "in-team", GroupName="team")
+    emu.clock.advance(hours=1)
+    scheduler.delete_schedule(Name="cancelled")
+    scheduler.delete_schedule(Name="again")
+    create(scheduler, "again", "rate(2 hours)")
+    emu.clock.advance(minutes=10)
+    scheduler.delete_schedule_group(Name="team")
+    return emu
+
+
+def test_deleted_schedules_are_listed_with_when_and_how_on_request(deletions: Emulator) -> None:
+    stored = get(deletions, "schedules").json
+    assert [s["name"] for s in stored["schedules"]] == ["again", "kept"]
+    assert {(s["deleted_at"], s["deleted_by"]) for s in stored["schedules"]} == {(None, None)}
+    listed = get(deletions, "schedules?include_deleted=true").json
+    assert listed["total"] == 5
+    assert [
+        (s["group_name"], s["name"], s["state"], s["deleted_at"], s["deleted_by"])
+        for s in listed["schedules"]
+    ] == [
+        ("default", "again", "ENABLED", None, None),
+        ("default", "cancelled", "DELETED", "2026-03-07T13:00:00Z", "DeleteSchedule"),
+        ("default", "kept", "ENABLED", None, None),
+        ("default", "trial", "DELETED", "2026-03-07T12:30:00Z", "ActionAfterCompletion"),
+        ("team", "in-team", "DELETED", "2026-03-07T13:10:00Z", "DeleteScheduleGroup"),
+    ]
+    [trial] = [s for s in listed["schedules"] if s["name"] == "trial"]
+    # The last definition, as the timeline draws its lane; nothing comes next.
+    assert trial["schedule_expression"] == "at(2026-03-07T12:30:00)"
+    assert trial["next_occurrence"] is None
+    [again] = [s for s in listed["schedules"] if s["name"] == "again"]
+    assert again["schedule_expression"] == "rate(2 hours)"
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ("state=DELETED", ["cancelled", "trial", "in-team"]),
+        ("state=DELETED&group=team", ["in-team"]),
+        ("state=ENABLED&include_deleted=true", ["again", "kept"]),
+        ("include_deleted=true&prefix=t", ["trial"]),
+        ("include_deleted=false", ["again", "kept"]),
+    ],
+)
+def test_deleted_schedules_filter_like_stored_ones(
+    deletions: Emulator, filters: str, expected: list[str]
+) -> None:
+    answer = get(deletions, "schedules?" + filters).json
+    assert [s["name"] for s in answer["schedules"]] == expected
+
+
+def test_deleted_schedules_come_in_the_same_pages(deletions: Emulator) -> None:
+    names, token = [], ""
+    while token is not None:
+        page = get(deletions, f"schedules?include_deleted=true&limit=2{token}").json
+        names += [s["name"] for s in page["schedules"]]
+        token = page["next_token"] and f"&next_token={page['next_token']}"
+    assert names == ["again", "cancelled", "kept", "trial", "in-team"]
+    first = get(deletions, "schedules?include_deleted=true&limit=1").json["next_token"]
+    assert get(deletions, f"schedules?limit=1&next_token={first}").status == 400
+
+
+def test_a_bad_include_deleted_is_a_clear_error(deletions: Emulator) -> None:
+    answer = get(deletions, "schedules?include_deleted=yes")
+    assert answer.status == 400
+    assert "expected true or false" in answer.json["Message"]
+    state = get(deletions, "schedules?state=GONE")
+    assert "expected ENABLED, DISABLED or DELETED" in state.json["Message"]
+
+
+def test_a_reset_forgets_deleted_schedules(deletions: Emulator) -> None:
+    deletions.reset(start=START)
+    assert get(deletions, "schedules?include_deleted=true").json["schedules"] == []

@@ -73,9 +73,9 @@ def served(server: Served) -> Served:
     return server
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+def opened_page(browser: Any, width: int) -> Iterator[Any]:
+    """A new page ``width`` pixels wide; the test fails if the page's script raised."""
+    context = browser.new_context(viewport={"width": width, "height": 1000})
     opened = context.new_page()
     opened.set_default_timeout(10_000)
     errors: list[str] = []
@@ -83,3 +83,14 @@ def page(browser: Any) -> Iterator[Any]:
     yield opened
     context.close()
     assert errors == [], f"the page raised: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    yield from opened_page(browser, 1440)
+
+
+@pytest.fixture
+def laptop_page(browser: Any) -> Iterator[Any]:
+    """A page as wide as a laptop's screen (1280 pixels), where the panes are tightest."""
+    yield from opened_page(browser, 1280)

@@ -7,27 +7,7 @@ import re
 from typing import Any
 
 from tests.serve.test_serve import Served
-
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:reminders"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
-DLQ = "arn:aws:sqs:us-east-1:123456789012:invoices-dlq"
-
-
-def create(served: Served, name: str, expression: str = "rate(1 hour)", **extra: Any) -> None:
-    target = extra.pop("target", {"Arn": QUEUE, "RoleArn": ROLE, "Input": '{"user": "ada"}'})
-    served.client().create_schedule(
-        Name=name,
-        ScheduleExpression=expression,
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target=target,
-        **extra,
-    )
-
-
-def open_dashboard(page: Any, served: Served) -> None:
-    page.goto(f"{served.url}/_schedemu/ui")
-    page.wait_for_selector("#now:not(:text('…'))")
+from tests.ui.pages import DLQ, FUNCTION, ROLE, create, open_dashboard, rows
 
 
 def showing(first: int, last: int, total: int) -> str:
@@ -37,10 +17,6 @@ def showing(first: int, last: int, total: int) -> str:
 
 def wait_for_range(page: Any, first: int, last: int, total: int) -> None:
     page.wait_for_selector(f"#schedules-range:text-is('{showing(first, last, total)}')")
-
-
-def rows(page: Any, table: str) -> list[str]:
-    return [text.strip() for text in page.locator(f"#{table} tbody tr").all_inner_texts()]
 
 
 def test_schedules_created_with_boto3_are_listed(page: Any, served: Served) -> None:

@@ -1,13 +1,14 @@
 // The schedemu dashboard: reads the control API under /_schedemu/ and nothing else.
 //
 // This module starts the page: it wires the controls that change what the panes show
-// (the pager, the filters, the chosen group and schedule, the timeline's span, the details
-// panel's close button), loads everything once and starts the poll. Each pane lives in its
-// own module; refresh.js decides which of them reload when.
+// (the pager, the filters, the chosen group and schedule, the timeline's span, the outcome
+// of the attempts listed, the details panel's close button), loads everything once and
+// starts the poll. Each pane lives in its own module; refresh.js decides which of them
+// reload when.
 
 import { wireClock } from "./clock.js";
 import { $ } from "./dom.js";
-import { clearDetail } from "./records.js";
+import { clearDetail, markOutcome, refreshAttempts } from "./records.js";
 import {
   guarded,
   refreshEverything,
@@ -94,12 +95,24 @@ function wireTimeline() {
   markSpan();
 }
 
+function wireOutcome() {
+  for (const button of document.querySelectorAll("[data-outcome]")) {
+    button.addEventListener("click", () => {
+      state.outcome = button.dataset.outcome;
+      markOutcome();
+      guarded(refreshAttempts);
+    });
+  }
+  markOutcome();
+}
+
 async function start() {
   wireClock();
   wirePager();
   wireFilters();
   wireChosenSchedule();
   wireTimeline();
+  wireOutcome();
   $("detail-close").addEventListener("click", clearDetail);
   await refreshEverything();
   startPolling();

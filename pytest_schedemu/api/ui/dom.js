@@ -1,4 +1,5 @@
-// Small DOM helpers: find by id, build an element, say something in the status line.
+// Small DOM helpers: find by id, build an element, text that wraps where a reader expects,
+// say something in the status line.
 
 export const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,21 @@ export function el(tag, attributes, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// Text that may break after each ":", "/", "_" and "." and inside camel case: a long ARN,
+// attribute name or error code (ResourceNotFoundException) wraps between its parts rather
+// than anywhere in a word (the style sheet breaks inside a part only when one alone is
+// wider than its box).
+export function breakable(text) {
+  const fragment = document.createDocumentFragment();
+  String(text)
+    .split(/(?<=[:/_.])|(?<=[a-z])(?=[A-Z])/)
+    .forEach((part, index) => {
+      if (index > 0) fragment.append(document.createElement("wbr"));
+      fragment.append(part);
+    });
+  return fragment;
 }
 
 export function showStatus(message, isError) {

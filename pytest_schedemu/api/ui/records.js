@@ -3,11 +3,17 @@
 // wrong.
 
 import { api, query } from "./api.js";
-import { $, el } from "./dom.js";
+import { $, breakable, el } from "./dom.js";
 import { lastPart, pretty, scheduleOf, when } from "./format.js";
 import { state } from "./state.js";
 
 const RECENT = 30;
+// What the attempts pane says when it lists none, by the outcome it lists.
+const NO_ATTEMPTS = {
+  "": "No attempts yet: advance the clock.",
+  succeeded: "No delivered attempts.",
+  failed: "No failed attempts.",
+};
 
 function outcomeOf(attempt) {
   if (attempt.succeeded) return ["delivered", "delivered"];
@@ -19,7 +25,8 @@ function outcomeOf(attempt) {
 export async function refreshAttempts() {
   const sequence = ++state.sequence.attempts;
   const answer = await api(
-    "attempts" + query({ order: "newest", limit: RECENT, schedule: state.selected })
+    "attempts" +
+      query({ order: "newest", limit: RECENT, schedule: state.selected, outcome: state.outcome })
   );
   if (sequence !== state.sequence.attempts) return;
   $("attempts-scope").textContent = state.selected ? scheduleOf(state.selected) : "all schedules";
@@ -31,20 +38,30 @@ export async function refreshAttempts() {
         "tr",
         { "data-key": key, className: isShown("attempt", key) ? "selected" : "" },
         el("td", { className: "when" }, when(attempt.attempted_at)),
-        el("td", {}, scheduleOf(attempt.schedule_arn)),
+        el("td", {}, breakable(scheduleOf(attempt.schedule_arn))),
         el("td", {}, attempt.attempt_number),
         el(
           "td",
           { title: attempt.error_message || null },
           el("span", { className: "badge " + css }, words),
-          attempt.error_code ? el("span", { className: "error" }, attempt.error_code) : null
+          attempt.error_code
+            ? el("span", { className: "error" }, breakable(attempt.error_code))
+            : null
         )
       );
       row.addEventListener("click", () => showAttempt(attempt));
       return row;
     })
   );
+  $("attempts-empty").textContent = NO_ATTEMPTS[state.outcome];
   $("attempts-empty").hidden = answer.attempts.length > 0;
+}
+
+// The outcome listed is marked at once, before the attempts reload.
+export function markOutcome() {
+  for (const button of document.querySelectorAll("[data-outcome]")) {
+    button.classList.toggle("active", button.dataset.outcome === state.outcome);
+  }
 }
 
 export async function refreshDeadLetters() {
@@ -59,13 +76,27 @@ export async function refreshDeadLetters() {
   $("dead-letters").tBodies[0].replaceChildren(
     ...answer.dead_letters.map((letter) => {
       const key = letterKey(letter);
+      const attributes = letter.attributes || {};
       const row = el(
         "tr",
         { "data-key": key, className: isShown("dead-letter", key) ? "selected" : "" },
         el("td", { className: "when" }, when(letter.sent_at || letter.scheduled_time)),
-        el("td", {}, scheduleOf(letter.schedule_arn)),
-        el("td", { className: "arn", title: letter.queue_arn }, lastPart(letter.queue_arn)),
-        el("td", { className: "error" }, (letter.attributes || {}).ERROR_CODE || "")
+        el(
+          "td",
+          {},
+          breakable(scheduleOf(letter.schedule_arn)),
+          el(
+            "span",
+            { className: "queue", title: letter.queue_arn },
+            "to ",
+            breakable(lastPart(letter.queue_arn))
+          )
+        ),
+        el(
+          "td",
+          { className: "error", title: attributes.ERROR_MESSAGE || null },
+          breakable(attributes.ERROR_CODE || "")
+        )
       );
       row.addEventListener("click", () => showDeadLetter(letter));
       return row;
@@ -92,7 +123,7 @@ function fields(pairs) {
   const list = el("dl", { className: "detail-grid" });
   for (const [label, value] of pairs) {
     if (value === null || value === undefined || value === "") continue;
-    list.append(el("dt", {}, label), el("dd", {}, value));
+    list.append(el("dt", {}, breakable(label)), el("dd", {}, breakable(value)));
   }
   return list;
 }
@@ -150,7 +181,7 @@ function showAttempt(attempt) {
     el("h3", {}, "Payload"),
     el("pre", { "data-testid": "attempt-payload" }, pretty(attempt.payload, attempt.input)),
     el("h3", {}, "Target request"),
-    el("pre", {}, pretty(attempt.request, attempt.request_text))
+    el("pre", { "data-testid": "attempt-request" }, pretty(attempt.request, attempt.request_text))
   );
 }
 
@@ -169,6 +200,6 @@ function showDeadLetter(letter) {
     el("h3", {}, "Message attributes"),
     fields(Object.entries(letter.attributes || {}).sort()),
     el("h3", {}, "Body"),
-    el("pre", {}, pretty(letter.payload, letter.body))
+    el("pre", { "data-testid": "dead-letter-body" }, pretty(letter.payload, letter.body))
   );
 }

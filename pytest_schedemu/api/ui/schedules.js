@@ -1,6 +1,8 @@
 // The schedule groups and one page of schedules, paged on the server: the page never holds
-// more than PAGE_SIZE schedules, whatever the emulator stores. Clicks on a group or a row
-// are the page's to handle (app.js): they change what every other pane shows.
+// more than PAGE_SIZE schedules, whatever the emulator stores. Schedules deleted since the
+// last reset stay listed, greyed and marked with when and how they went, as the timeline
+// keeps their lanes. Clicks on a group or a row are the page's to handle (app.js): they
+// change what every other pane shows.
 
 import { api, query } from "./api.js";
 import { $, el } from "./dom.js";
@@ -8,6 +10,12 @@ import { lastPart, number, when } from "./format.js";
 import { state } from "./state.js";
 
 const PAGE_SIZE = 20;
+// How each way of deleting a schedule is told in its row.
+const DELETED_BY = {
+  ActionAfterCompletion: "after its last occurrence",
+  DeleteSchedule: "by DeleteSchedule",
+  DeleteScheduleGroup: "with its group",
+};
 
 export async function refreshGroups() {
   const { account_id, region } = state.filters;
@@ -52,6 +60,7 @@ function groupItem(value, label, where, count, groupState) {
 export async function refreshSchedules() {
   const sequence = ++state.sequence.schedules;
   const params = Object.assign({}, state.filters, {
+    include_deleted: "true",
     limit: PAGE_SIZE,
     next_token: state.tokens[state.page],
   });
@@ -76,6 +85,20 @@ function renderSchedules() {
   $("page-next").disabled = !state.tokens[state.page + 1];
 }
 
+function stateCell(schedule) {
+  const words = schedule.state.toLowerCase();
+  const badge = el("span", { className: "badge " + schedule.state }, words);
+  if (schedule.state !== "DELETED") return el("td", {}, badge);
+  const how = DELETED_BY[schedule.deleted_by];
+  return el(
+    "td",
+    {},
+    badge,
+    schedule.deleted_at ? el("span", { className: "local when" }, when(schedule.deleted_at)) : null,
+    how ? el("span", { className: "local" }, how) : null
+  );
+}
+
 function scheduleRow(schedule) {
   const next = schedule.next_occurrence
     ? el(
@@ -91,7 +114,10 @@ function scheduleRow(schedule) {
     "tr",
     {
       "data-arn": schedule.arn,
-      className: schedule.arn === state.selected ? "selected" : "",
+      className: [
+        schedule.arn === state.selected ? "selected" : "",
+        schedule.state === "DELETED" ? "deleted" : "",
+      ].join(" ").trim(),
       title: schedule.arn,
     },
     el(
@@ -103,7 +129,7 @@ function scheduleRow(schedule) {
     el("td", {}, schedule.group_name),
     el("td", { className: "mono" }, schedule.schedule_expression),
     el("td", {}, schedule.timezone),
-    el("td", {}, el("span", { className: "badge " + schedule.state }, schedule.state.toLowerCase())),
+    stateCell(schedule),
     next,
     el("td", { className: "arn", title: schedule.target_arn }, lastPart(schedule.target_arn))
   );

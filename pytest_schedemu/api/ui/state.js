@@ -7,6 +7,7 @@ export const state = {
   rows: [],
   total: 0,
   selected: null, // the ARN of the schedule the timeline and lists focus on
+  outcome: "", // the attempts listed: "" (all), "succeeded" or "failed"
   span: "all", // seconds shown around now, or "all": since the schedules were created
   summary: null,
   signature: "",
