@@ -88,9 +88,10 @@ class Inspection:
 
         ``schedule`` is a name or an ARN. ``group`` None finds the schedule in whichever
         group holds it; a name held by several groups raises ValueError naming them, and a
-        name no schedule of this emulator ever had raises LookupError naming the known
-        ones. An occurrence appears once its first attempt is made (or it is cancelled
-        before that): one still waiting out a flexible window has no history yet.
+        name no schedule of this emulator ever had (or a group that never existed) raises
+        LookupError naming the known ones. An occurrence appears once its first attempt is
+        made (or it is cancelled before that): one still waiting out a flexible window has
+        no history yet.
         """
         return self._records.executions(schedule, group)
 
