@@ -56,6 +56,19 @@ class DeliveryAssertionError(AssertionError):
     """An ``assert_*`` helper of the emulator failed; the message says what happened."""
 
 
+def raised_for_the_caller(excinfo: Any) -> bool:
+    """Whether pytest's ``excinfo`` holds an error the read side raises on purpose about
+    its caller's own request: a name nothing ever had, a filter that cannot match
+    (``LookupError``, ``ValueError``), or a failed assertion.
+
+    The read side's modules set ``__tracebackhide__`` to this, so pytest reports such an
+    error at the test's own line, without the emulator's frames in between, and any other
+    exception, a bug, with its whole traceback.
+    """
+    error = getattr(excinfo, "value", None)
+    return type(error) in (LookupError, ValueError) or isinstance(error, DeliveryAssertionError)
+
+
 class DispatchLimitExceeded(SchedemuError):
     """A single clock operation made more attempts than ``max_attempts_per_advance``."""
 

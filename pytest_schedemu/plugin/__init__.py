@@ -30,6 +30,8 @@ from pytest_schedemu.wire import intercept
 pytest.register_assert_rewrite("pytest_schedemu.records.assertions")
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from pytest_schedemu.emulator import Emulator
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
@@ -171,6 +173,7 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
     except (TypeError, ValueError) as error:
         pytest.fail(f"schedemu: {error}", pytrace=False)
     options = chosen.plugin
+    started = emulator.clock.now()
     request.node.stash[_EMULATOR_KEY] = emulator
     chosen_dir = options.timeline_dir
     request.node.stash[_TIMELINE_KEY] = _TimelineRequest(
@@ -193,10 +196,13 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
         if freezer is not None:
             freezer.stop()
         _restore_environment(saved)
-    _check_after_test(emulator, options)
+    _check_after_test(emulator, options, started)
 
 
-def _check_after_test(emulator: Emulator, options: PluginOptions) -> None:
+def _check_after_test(emulator: Emulator, options: PluginOptions, started: datetime) -> None:
+    from pytest_schedemu.formats.times import ztime
+    from pytest_schedemu.records import assertions
+
     kept = emulator.handler_errors
     if kept:
         more = f"\n(and {len(kept) - 1} more: see schedemu.handler_errors)" if kept[1:] else ""
@@ -204,11 +210,31 @@ def _check_after_test(emulator: Emulator, options: PluginOptions) -> None:
     unused = emulator.unused_target_rules()
     if unused and not options.allow_unused_targets:
         attempted = sorted({a.target_arn for a in emulator.attempts()})
+        if attempted or emulator.clock.real_time or emulator.clock.now() > started:
+            why = (
+                "(a mistyped ARN steers nothing). Attempted targets: "
+                f"{', '.join(attempted) or 'none'}"
+            )
+        else:
+            why = (
+                f"(the clock never moved from {ztime(started)}, so no attempt was made at "
+                "all: advance it, move_to or tick first)"
+            )
         pytest.fail(
             f"schedemu: the test steered {', '.join(unused)}, but no attempt ever went there "
-            f"(a mistyped ARN steers nothing). Attempted targets: "
-            f"{', '.join(attempted) or 'none'}. Mark the test "
-            "@pytest.mark.schedemu(allow_unused_targets=True) if that is intended.",
+            f"{why}. Mark the test @pytest.mark.schedemu(allow_unused_targets=True) if that "
+            "is intended.",
+            pytrace=False,
+        )
+    drops = emulator.unasserted_drops()
+    if drops and not options.allow_drops:
+        lost = "1 occurrence was" if len(drops) == 1 else f"{len(drops)} occurrences were"
+        pytest.fail(
+            f"schedemu: {lost} lost during this test (ended failed with no dead letter "
+            "sent) and not asserted:\n"
+            f"{assertions.describe_drops(drops)}\n"
+            "Assert drops with schedemu.assert_dropped(...), or mark the test "
+            "@pytest.mark.schedemu(allow_drops=True) if that is intended.",
             pytrace=False,
         )
     errors = emulator.server_errors

@@ -1,51 +1,58 @@
-"""Assertions about deliveries and dead letters, whose failures say what happened instead.
+"""Assertions about deliveries, dead letters and drops, whose failures say what happened
+instead.
 
-A failure is short by default (about 25 lines): the verdict, the counts by target and
-outcome, the schedules aimed at the target, then one line per attempt (or dead letter),
-elided in the middle when there are many, with payloads cut to 80 characters. With
-pytest's ``-vv`` payloads are shown whole and nothing is elided.
-
-An assertion about an ARN that no schedule of the test ever aimed at fails at once, naming
-the ARNs that were used (closest first): a typo must not make a test pass.
+Every assertion can fail (``opportunity``): an ARN, schedule or group that nothing had, a
+payload key or attribute name that nothing could have, and a negative assertion made
+before anything could have happened are refused. A failure is short (``failures``).
+Without ``count``, a positive assertion means "at least one".
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any, Callable, TypeVar
+from collections.abc import Mapping
+from typing import Any, Callable
 
-from pytest_schedemu.errors import DeliveryAssertionError
-from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.model.arns import ScheduleArn, ScheduleFilter, scheduler_arn
-from pytest_schedemu.records import Attempt, DeadLetter, Records
-from pytest_schedemu.records.reader import closest_first, listing, target_matches
+from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
+from pytest_schedemu.model.arns import ScheduleFilter
+from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.records.failures import (
+    attempt_line,
+    configure,
+    counted,
+    describe_attempts,
+    describe_drops,
+    drop_line,
+    elided,
+    failure,
+    filters,
+    letter_line,
+)
+from pytest_schedemu.records.opportunity import (
+    require_attribute_names,
+    require_payload_keys,
+    require_queue,
+    require_some_queue,
+    require_target,
+    require_time_passed,
+)
+from pytest_schedemu.records.reader import Records, target_matches
+from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
 
 __all__ = [
     "DeliveryAssertionError",
     "assert_dead_lettered",
     "assert_delivered",
+    "assert_dropped",
     "assert_not_dead_lettered",
     "assert_not_delivered",
     "configure",
     "describe_attempts",
+    "describe_drops",
 ]
 
-T = TypeVar("T")
-
-_PAYLOAD_WIDTH = 80
-_HEAD = _TAIL = 6
-_verbosity = 0
-
-
-def configure(*, verbosity: int) -> None:
-    """How much failures show: 2 or more (pytest's ``-vv``) shows everything."""
-    global _verbosity
-    _verbosity = verbosity
-
-
-# -- matching --------------------------------------------------------------------------------
+# A failed assertion, or a filter refused, is reported at the caller's line.
+__tracebackhide__ = raised_for_the_caller
 
 
 def contains(actual: Any, expected: Any) -> bool:
@@ -68,165 +75,33 @@ def _payload_matches(attempt: Attempt, payload: Any, payload_contains: Any) -> b
     return payload_contains is None or contains(attempt.payload, payload_contains)
 
 
-def _filters(
-    payload: Any = None,
-    payload_contains: Any = None,
-    schedule: str | None = None,
-    group: str | None = None,
-    attributes: Mapping[str, str] | None = None,
-) -> str:
-    parts = [
-        f"{name} {value!r}"
-        for name, value in (
-            ("with payload", payload),
-            ("with a payload containing", payload_contains),
-            ("from schedule", schedule),
-            ("in group", group),
-            ("with attributes", attributes),
-        )
-        if value is not None
-    ]
-    return (" " + " ".join(parts)) if parts else ""
-
-
-# -- refusing ARNs that nothing used -------------------------------------------------------------
-
-
-def _require_target(records: Records, target_arn: str) -> None:
+def _as_expected(
+    records: Records,
+    clock: Clock,
+    count: int | None,
+    found: list[Any],
+    none_verdict: str,
+    happened: str,
+    in_scope: Callable[[Schedule], bool],
+    named: ScheduleFilter,
+) -> bool:
+    """Whether ``found`` is what was expected: at least one, or exactly ``count``. A
+    ``count`` of 0 is a negative assertion, which needs the clock to have moved since the
+    last change in scope (``none_verdict`` is what it expected, ``happened`` what could
+    not have happened)."""
     __tracebackhide__ = True
-    targets, queues, complete = records.known_targets()
-    if not complete or any(target_matches(t, target_arn) for t in targets):
-        return
-    if target_arn in queues:
-        raise DeliveryAssertionError(
-            f"{target_arn} is a dead-letter queue, never a schedule's target: dead letters "
-            "are not deliveries. Use assert_dead_lettered or assert_not_dead_lettered."
-        )
-    raise DeliveryAssertionError(
-        f"{target_arn} was never the target of any schedule in this test, so nothing can be "
-        f"said of its deliveries. {_did_you_mean(target_arn, targets, 'Targets')}"
-    )
+    if (not found) if count is None else len(found) != count:
+        return False
+    if count == 0:
+        require_time_passed(records, clock, none_verdict, happened, in_scope, named)
+    return True
 
 
-def _require_queue(records: Records, queue_arn: str) -> None:
-    __tracebackhide__ = True
-    targets, queues, complete = records.known_targets()
-    if not complete or queue_arn in queues:
-        return
-    if any(target_matches(t, queue_arn) for t in targets):
-        raise DeliveryAssertionError(
-            f"{queue_arn} is a target, never a schedule's dead-letter queue. Use "
-            "assert_delivered or assert_not_delivered."
-        )
-    raise DeliveryAssertionError(
-        f"{queue_arn} was never the dead-letter queue of any schedule in this test. "
-        f"{_did_you_mean(queue_arn, queues, 'Dead-letter queues')}"
-    )
+def _wanted(count: int | None, noun: str) -> str:
+    return f"at least one {noun}" if count is None else counted(count, noun)
 
 
-def _did_you_mean(arn: str, used: list[str], title: str) -> str:
-    if not used:
-        return f"{title} used: none."
-    ordered = closest_first(arn, used)
-    return f"Did you mean {ordered[0]}? {title} used, closest first: {listing(ordered)}."
-
-
-# -- describing what happened ----------------------------------------------------------------
-
-
-def _cut(text: str | None) -> str:
-    if text is None:
-        return "(no payload)"
-    if _verbosity >= 2 or len(text) <= _PAYLOAD_WIDTH:
-        return text
-    return text[: _PAYLOAD_WIDTH - 1] + "…"
-
-
-def _attempt_line(attempt: Attempt) -> str:
-    if attempt.succeeded:
-        outcome = "delivered"
-    else:
-        kind = "retryable" if attempt.retryable else "permanent"
-        outcome = f"FAILED {attempt.error_code} ({kind})"
-    return (
-        f"  {ztime(attempt.attempted_at)} {attempt.group_name}/{attempt.schedule_name} "
-        f"#{attempt.attempt_number} {outcome} {_cut(attempt.input)}"
-    )
-
-
-def _letter_line(letter: DeadLetter) -> str:
-    attributes = letter.attributes
-    sent = ztime(letter.sent_at) if letter.sent_at else "?"
-    parts = scheduler_arn(letter.schedule_arn)
-    schedule = (
-        f"{parts.group}/{parts.name}" if isinstance(parts, ScheduleArn) else letter.schedule_arn
-    )
-    return (
-        f"  {sent} {schedule} scheduled {ztime(letter.scheduled_time)} "
-        f"{attributes.get('ERROR_CODE')} after {attributes.get('RETRY_ATTEMPTS')} retries"
-    )
-
-
-def _elided(title: str, items: list[T], line: Callable[[T], str]) -> list[str]:
-    if not items:
-        return [f"{title}: none"]
-    if _verbosity >= 2 or len(items) <= _HEAD + _TAIL + 1:
-        return [f"{title} ({len(items)}):", *map(line, items)]
-    hidden = len(items) - _HEAD - _TAIL
-    return [
-        f"{title} ({len(items)}):",
-        *map(line, items[:_HEAD]),
-        f"  … {hidden} more …",
-        *map(line, items[-_TAIL:]),
-    ]
-
-
-def _counts(attempts: Iterable[Attempt]) -> list[str]:
-    counted = Counter(
-        (a.target_arn, "delivered" if a.succeeded else f"failed {a.error_code}") for a in attempts
-    )
-    if not counted:
-        return ["attempts: none"]
-    lines = [f"  {target}: {count} {outcome}" for (target, outcome), count in counted.items()]
-    shown = lines if _verbosity >= 2 else lines[:4]
-    more = [f"  … {len(lines) - len(shown)} more"] if len(shown) < len(lines) else []
-    return ["attempts by target and outcome:", *shown, *more]
-
-
-def _schedules_aimed_at(records: Records, target_arn: str | None) -> list[str]:
-    lines = []
-    for s in records.schedules():
-        if target_arn is not None and not (
-            target_matches(s.target.arn, target_arn) or s.target.dead_letter_arn == target_arn
-        ):
-            continue
-        following = records.next_occurrence(s.arn)
-        lines.append(
-            f"  {s.group_name}/{s.name} {s.schedule_expression!r} {s.state}, next occurrence "
-            + (ztime(following) if following else "none")
-        )
-    shown = lines if _verbosity >= 2 else lines[:3]
-    more = [f"  … {len(lines) - len(shown)} more"] if len(shown) < len(lines) else []
-    return ["schedules aimed at it:", *shown, *more] if lines else ["schedules aimed at it: none"]
-
-
-def _failure(
-    verdict: str, records: Records, clock: Clock, target_arn: str, shown: list[str]
-) -> DeliveryAssertionError:
-    return DeliveryAssertionError(
-        "\n".join(
-            [
-                verdict,
-                f"virtual now {ztime(clock.now())}",
-                *_counts(records.attempts()),
-                *_schedules_aimed_at(records, target_arn),
-                *shown,
-            ]
-        )
-    )
-
-
-# -- the assertions --------------------------------------------------------------------------
+# -- deliveries --------------------------------------------------------------------------------
 
 
 def _deliveries(
@@ -237,11 +112,14 @@ def _deliveries(
     schedule: str | None,
     group: str | None,
 ) -> list[Attempt]:
-    return [
-        a
-        for a in records.deliveries(target_arn=target_arn, schedule=schedule, group=group)
-        if _payload_matches(a, payload, payload_contains)
-    ]
+    scope = records.attempts(schedule, group, target_arn)
+    where = f"the attempts at {target_arn}"
+    require_payload_keys(payload_contains, [a.payload for a in scope], where)
+    return [a for a in scope if a.succeeded and _payload_matches(a, payload, payload_contains)]
+
+
+def _aimed_at(target_arn: str) -> Callable[[Schedule], bool]:
+    return lambda schedule: target_matches(schedule.target.arn, target_arn)
 
 
 def assert_delivered(
@@ -255,7 +133,7 @@ def assert_delivered(
     group: str | None = None,
     payload_contains: Any = None,
 ) -> list[Attempt]:
-    """Deliveries to ``target_arn`` happened (exactly ``count`` of them, if given).
+    """Deliveries to ``target_arn`` happened: at least one, or exactly ``count``.
 
     ``payload`` is an exact match: a string compares with the delivered text, anything
     else with the parsed JSON payload. ``payload_contains`` is a dict that must be a
@@ -263,20 +141,32 @@ def assert_delivered(
     filter by where the delivery came from. Returns the matching deliveries.
     """
     __tracebackhide__ = True
-    _require_target(records, target_arn)
+    require_target(records, target_arn)
     matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group)
-    if (count is None and matching) or (count is not None and len(matching) == count):
+    what = filters(payload, payload_contains, schedule, group)
+    if _as_expected(
+        records,
+        clock,
+        count,
+        matching,
+        f"Expected no delivery to {target_arn}{what}",
+        "delivered",
+        _aimed_at(target_arn),
+        ScheduleFilter(schedule, group),
+    ):
         return matching
-    expected = "at least one delivery" if count is None else _count(count, "delivery")
-    what = _filters(payload, payload_contains, schedule, group)
-    raise _failure(
-        f"Expected {expected} to {target_arn}{what}, found {len(matching)}.",
+    # With no attempt anywhere, the counts already say so.
+    shown = (
+        elided(f"attempts at {target_arn}", records.attempts(target_arn=target_arn), attempt_line)
+        if records.attempts()
+        else []
+    )
+    raise failure(
+        f"Expected {_wanted(count, 'delivery')} to {target_arn}{what}, found {len(matching)}.",
         records,
         clock,
         target_arn,
-        _elided(
-            f"attempts at {target_arn}", records.attempts(target_arn=target_arn), _attempt_line
-        ),
+        shown,
     )
 
 
@@ -290,19 +180,27 @@ def assert_not_delivered(
     group: str | None = None,
     payload_contains: Any = None,
 ) -> None:
-    """No delivery (matching the filters, if given) reached ``target_arn``."""
+    """No delivery (matching the filters, if given) reached ``target_arn``, and the clock
+    moved since the last change to a schedule aimed at it."""
     __tracebackhide__ = True
-    _require_target(records, target_arn)
+    require_target(records, target_arn)
     matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group)
+    what = filters(payload, payload_contains, schedule, group)
+    verdict = f"Expected no delivery to {target_arn}{what}"
     if matching:
-        what = _filters(payload, payload_contains, schedule, group)
-        raise _failure(
-            f"Expected no delivery to {target_arn}{what}, found {len(matching)}.",
+        raise failure(
+            f"{verdict}, found {len(matching)}.",
             records,
             clock,
             target_arn,
-            _elided("the deliveries", matching, _attempt_line),
+            elided("the deliveries", matching, attempt_line),
         )
+    require_time_passed(
+        records, clock, verdict, "delivered", _aimed_at(target_arn), ScheduleFilter(schedule, group)
+    )
+
+
+# -- dead letters ------------------------------------------------------------------------------
 
 
 def _letters(
@@ -313,15 +211,24 @@ def _letters(
     attributes: Mapping[str, str] | None,
     payload_contains: Any,
 ) -> list[DeadLetter]:
-    records.check_filter(schedule, group)
-    named = ScheduleFilter(schedule, group)
+    require_attribute_names(attributes)
+    scope = records.dead_letters(queue_arn, schedule, group)
+    where = "the dead letters" + ("" if queue_arn is None else f" in {queue_arn}")
+    require_payload_keys(payload_contains, [d.payload for d in scope], where)
     return [
         d
-        for d in records.dead_letters(queue_arn)
-        if named.matches_arn(d.schedule_arn)
-        and all(d.attributes.get(k) == v for k, v in (attributes or {}).items())
+        for d in scope
+        if all(d.attributes.get(k) == v for k, v in (attributes or {}).items())
         and (payload_contains is None or contains(d.payload, payload_contains))
     ]
+
+
+def _with_queue(queue_arn: str | None) -> Callable[[Schedule], bool]:
+    def in_scope(schedule: Schedule) -> bool:
+        queue = schedule.target.dead_letter_arn
+        return queue is not None and queue_arn in (None, queue)
+
+    return in_scope
 
 
 def assert_dead_lettered(
@@ -335,25 +242,33 @@ def assert_dead_lettered(
     group: str | None = None,
     payload_contains: Any = None,
 ) -> list[DeadLetter]:
-    """Dead letters reached ``queue_arn`` (exactly ``count``, if given).
+    """Dead letters reached ``queue_arn``: at least one, or exactly ``count``.
 
     ``schedule`` (a name or ARN), ``group``, ``attributes`` (a subset of the message
     attributes) and ``payload_contains`` (a recursive subset of the parsed body) filter
     the letters. Returns the matching ones.
     """
     __tracebackhide__ = True
-    _require_queue(records, queue_arn)
+    require_queue(records, queue_arn)
     letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains)
-    if (count is None and letters) or (count is not None and len(letters) == count):
+    what = filters(None, payload_contains, schedule, group, attributes)
+    if _as_expected(
+        records,
+        clock,
+        count,
+        letters,
+        f"Expected no dead letter in {queue_arn}{what}",
+        "dead-lettered",
+        _with_queue(queue_arn),
+        ScheduleFilter(schedule, group),
+    ):
         return letters
-    expected = "at least one dead letter" if count is None else _count(count, "dead letter")
-    what = _filters(None, payload_contains, schedule, group, attributes)
-    raise _failure(
-        f"Expected {expected} in {queue_arn}{what}, found {len(letters)}.",
+    raise failure(
+        f"Expected {_wanted(count, 'dead letter')} in {queue_arn}{what}, found {len(letters)}.",
         records,
         clock,
         queue_arn,
-        _elided("dead letters sent anywhere", records.dead_letters(), _letter_line),
+        elided("dead letters sent anywhere", records.dead_letters(), letter_line),
     )
 
 
@@ -367,29 +282,68 @@ def assert_not_dead_lettered(
     attributes: Mapping[str, str] | None = None,
     payload_contains: Any = None,
 ) -> None:
-    """No dead letter (matching the filters) reached ``queue_arn``, or any queue if None."""
+    """No dead letter (matching the filters) reached ``queue_arn``, or any queue if None;
+    some schedule had such a queue, and the clock moved since the last change to one."""
     __tracebackhide__ = True
     if queue_arn is not None:
-        _require_queue(records, queue_arn)
+        require_queue(records, queue_arn)
     letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains)
+    where = "any dead-letter queue" if queue_arn is None else queue_arn
+    verdict = (
+        f"Expected no dead letter in {where}"
+        f"{filters(None, payload_contains, schedule, group, attributes)}"
+    )
     if letters:
-        where = "any dead-letter queue" if queue_arn is None else queue_arn
-        what = _filters(None, payload_contains, schedule, group, attributes)
-        raise _failure(
-            f"Expected no dead letter in {where}{what}, found {len(letters)}.",
+        raise failure(
+            f"{verdict}, found {len(letters)}.",
             records,
             clock,
-            queue_arn or "",
-            _elided("the dead letters", letters, _letter_line),
+            queue_arn,
+            elided("the dead letters", letters, letter_line),
         )
+    if queue_arn is None:
+        require_some_queue(records, verdict)
+    require_time_passed(
+        records,
+        clock,
+        verdict,
+        "dead-lettered",
+        _with_queue(queue_arn),
+        ScheduleFilter(schedule, group),
+    )
 
 
-def describe_attempts(attempts: list[Attempt]) -> str:
-    """Attempts, one line each, elided when many: for failure reports."""
-    return "\n".join([*_counts(attempts), *_elided("attempts", attempts, _attempt_line)])
+# -- drops -------------------------------------------------------------------------------------
 
 
-def _count(count: int, noun: str) -> str:
-    if count == 1:
-        return f"1 {noun}"
-    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
+def _any(schedule: Schedule) -> bool:
+    return True
+
+
+def assert_dropped(
+    records: Records,
+    clock: Clock,
+    count: int | None = None,
+    *,
+    schedule: str | None = None,
+    group: str | None = None,
+) -> list[Activity]:
+    """Occurrences were lost (``Records.drops``): at least one, or exactly ``count``,
+    from ``schedule`` (a name or ARN) and ``group`` if given. Returns them, and from then
+    on they count as asserted: the pytest plugin reports only the others at teardown."""
+    __tracebackhide__ = True
+    drops = records.drops(schedule, group)
+    what = filters(schedule=schedule, group=group)
+    named = ScheduleFilter(schedule, group)
+    if _as_expected(
+        records, clock, count, drops, f"Expected no drop{what}", "dropped", _any, named
+    ):
+        records.note_asserted_drops(drops)
+        return drops
+    raise failure(
+        f"Expected {_wanted(count, 'drop')}{what}, found {len(drops)}.",
+        records,
+        clock,
+        None,
+        elided("drops", records.drops(), drop_line),
+    )

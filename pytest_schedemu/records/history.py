@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Generic, Optional, TypeVar
@@ -326,6 +326,12 @@ class History:
                 "activity": len(self._activity.items) + self._activity.dropped,
             }
 
+    @property
+    def generation(self) -> int:
+        """How many clears there were: what a reader keeps about one test ends with it."""
+        with self._lock:
+            return self._generation
+
     def attempts(self) -> list[Attempt]:
         with self._lock:
             return list(self._attempts.items)
@@ -334,10 +340,11 @@ class History:
         with self._lock:
             return list(self._dead_letters.items)
 
-    def activity(self) -> list[Activity]:
+    def activity(self, kinds: Collection[str] | None = None) -> list[Activity]:
+        """Every activity record, or those of ``kinds``, oldest first."""
         with self._lock:
             packed = list(self._activity.items)
-        return [_unpack(item) for item in packed]
+        return [_unpack(item) for item in packed if kinds is None or item[0] in kinds]
 
     def execution_sources(self, schedule_arns: Iterable[str]) -> list[ExecutionSource]:
         """The kept occurrences of each ARN, in generation order."""
@@ -362,6 +369,12 @@ class History:
         with self._lock:
             definitions = self._known.definitions
             return {arn: definitions[arn] for arn in schedule_arns if arn in definitions}
+
+    def known_groups(self) -> tuple[list[str], bool]:
+        """The groups that held a schedule since the last clear, and whether nothing was
+        forgotten."""
+        with self._lock:
+            return list(self._known.groups), self._known.complete
 
     def known_targets(self) -> tuple[list[str], list[str], bool]:
         """(target ARNs, dead-letter queue ARNs) used since the last clear, and whether

@@ -1,7 +1,8 @@
 """The emulator's public face for looking at what happened: queries and assertions.
 
 ``Emulator`` inherits these methods; each is a doorway into the read side (``Records``)
-or the assertions, which do the work.
+or the assertions, which do the work. A name that nothing had, a filter that cannot match,
+and a failed assertion are reported at the caller's line (``__tracebackhide__`` below).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Union
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.times import Instant
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records import (
@@ -30,6 +32,9 @@ from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_
 
 StrPath = Union[str, "os.PathLike[str]"]
 
+# pytest hides this module's frames from the tracebacks of the errors raised for the caller.
+__tracebackhide__ = raised_for_the_caller
+
 
 class Inspection:
     """Queries and assertions over an emulator's records."""
@@ -47,29 +52,46 @@ class Inspection:
 
         ``schedule`` is a schedule name (or a schedule ARN); ``group`` a group name;
         ``target_arn`` a target ARN, or ``service:action`` for universal targets. A
-        schedule that never existed (in that group) raises LookupError; without ``group``
-        a name matches it in every group.
+        schedule that never existed (in that group), or a group that never existed, raises
+        LookupError naming those that did; without ``group`` a name matches it in every
+        group.
         """
         return self._records.attempts(schedule, group, target_arn)
 
     def deliveries(
         self, target_arn: str | None = None, schedule: str | None = None, group: str | None = None
     ) -> list[Attempt]:
-        """The successful attempts, in delivery order."""
+        """The successful attempts, in delivery order; filters as ``attempts`` has them."""
         return self._records.deliveries(target_arn, schedule, group)
 
-    def dead_letters(self, queue_arn: str | None = None) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent."""
-        return self._records.dead_letters(queue_arn)
+    def dead_letters(
+        self, queue_arn: str | None = None, schedule: str | None = None, group: str | None = None
+    ) -> list[DeadLetter]:
+        """Messages sent to dead-letter queues, in the order they were sent; ``schedule`` and
+        ``group`` filter by where they came from, as ``attempts`` has them."""
+        return self._records.dead_letters(queue_arn, schedule, group)
+
+    def drops(self, schedule: str | None = None, group: str | None = None) -> list[Activity]:
+        """The occurrences lost, oldest first: each ``Activity`` of kind ``dropped`` (it
+        ended failed and its schedule had no dead-letter queue) or ``dlq_failed`` (its dead
+        letter could not be sent), with ``detail`` ``"ERROR_CODE: message"``. Filters as
+        ``attempts`` has them."""
+        return self._records.drops(schedule, group)
+
+    def unasserted_drops(self) -> list[Activity]:
+        """The drops no passing ``assert_dropped`` matched: the pytest plugin fails a test
+        that leaves any (unless it allows drops)."""
+        return self._records.unasserted_drops()
 
     def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated.
 
         ``schedule`` is a name or an ARN. ``group`` None finds the schedule in whichever
         group holds it; a name held by several groups raises ValueError naming them, and a
-        name no schedule of this emulator ever had raises LookupError naming the known
-        ones. An occurrence appears once its first attempt is made (or it is cancelled
-        before that): one still waiting out a flexible window has no history yet.
+        name no schedule of this emulator ever had (or a group that never existed) raises
+        LookupError naming the known ones. An occurrence appears once its first attempt is
+        made (or it is cancelled before that): one still waiting out a flexible window has
+        no history yet.
         """
         return self._records.executions(schedule, group)
 
@@ -182,10 +204,12 @@ class Inspection:
         """Fail, listing what happened instead, unless ``target_arn`` received deliveries
         (exactly ``count``, if given); return the matching deliveries.
 
-        ``payload`` is an exact match (a string against the delivered text, anything else
-        against the parsed JSON); ``payload_contains`` a dict that must be a recursive
-        subset of the parsed payload; ``schedule`` and ``group`` say where they came from.
-        An ARN that no schedule ever aimed at fails at once.
+        Without ``count`` it means at least one. ``payload`` is an exact match (a string
+        against the delivered text, anything else against the parsed JSON);
+        ``payload_contains`` a dict that must be a recursive subset of the parsed payload;
+        ``schedule`` and ``group`` say where they came from. An ARN that no schedule ever
+        aimed at fails at once; a ``payload_contains`` key that no payload at the target has
+        raises ValueError.
         """
         __tracebackhide__ = True
         return assertions.assert_delivered(
@@ -209,7 +233,12 @@ class Inspection:
         payload_contains: Any = None,
     ) -> None:
         """Fail, listing the deliveries, if ``target_arn`` received any matching the
-        filters (as ``assert_delivered`` has them). Dead letters are not deliveries."""
+        filters (as ``assert_delivered`` has them). Dead letters are not deliveries.
+
+        It fails too when the clock has not moved since the last change to a schedule aimed
+        at ``target_arn`` (and matching ``schedule`` and ``group``): nothing could have
+        been delivered since.
+        """
         __tracebackhide__ = True
         assertions.assert_not_delivered(
             self._records,
@@ -232,7 +261,9 @@ class Inspection:
         payload_contains: Any = None,
     ) -> list[DeadLetter]:
         """Fail, listing what happened instead, unless ``queue_arn`` received dead letters
-        (exactly ``count``, if given) matching the filters; return the matching ones."""
+        (at least one, or exactly ``count``) matching the filters; return the matching
+        ones. An ``attributes`` name that is not a dead-letter attribute, and a
+        ``payload_contains`` key that no dead letter in scope has, raise ValueError."""
         __tracebackhide__ = True
         return assertions.assert_dead_lettered(
             self._records,
@@ -255,7 +286,12 @@ class Inspection:
         payload_contains: Any = None,
     ) -> None:
         """Fail, listing them, if ``queue_arn`` (any queue when None) received dead letters
-        matching the filters."""
+        matching the filters (as ``assert_dead_lettered`` has them).
+
+        It fails too when no schedule ever had a dead-letter queue (with no ``queue_arn``),
+        and when the clock has not moved since the last change to a schedule with that
+        queue: nothing could have been dead-lettered since.
+        """
         __tracebackhide__ = True
         assertions.assert_not_dead_lettered(
             self._records,
@@ -265,6 +301,18 @@ class Inspection:
             group=group,
             attributes=attributes,
             payload_contains=payload_contains,
+        )
+
+    def assert_dropped(
+        self, count: int | None = None, *, schedule: str | None = None, group: str | None = None
+    ) -> list[Activity]:
+        """Fail, listing the drops there were, unless occurrences were lost (at least one,
+        or exactly ``count``) from ``schedule`` and ``group`` (as ``drops`` has them);
+        return them. The drops it returns count as asserted: the pytest plugin's teardown
+        check reports only the others."""
+        __tracebackhide__ = True
+        return assertions.assert_dropped(
+            self._records, self.clock, count, schedule=schedule, group=group
         )
 
     def describe_attempts(self) -> str:

@@ -1,8 +1,9 @@
 """What existed since the last reset: the registry strict lookups and assertions consult.
 
-A lookup of a schedule, a target or a dead-letter queue that nothing ever had is refused;
-so the history remembers every name, target and queue it saw, boundedly, and the last
-definitions of schedules (deleted ones too), so that a picture can still draw them.
+A lookup of a schedule, a group, a target or a dead-letter queue that nothing ever had is
+refused; so the history remembers every name, group, target and queue it saw, boundedly,
+and the last definitions of schedules (deleted ones too), so that a picture can still draw
+them and an assertion can tell when each last changed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def known_cap(max_records: int | None) -> int:
 
 
 class Known:
-    """Every schedule, target and dead-letter queue that existed since the last clear.
+    """Every schedule, group, target and dead-letter queue that existed since the last clear.
 
     Bounded: past ``KNOWN_LIMIT`` names (or ``max_records``, if lower) the oldest are
     forgotten, and ``complete`` turns False (a lookup can then no longer call a name
@@ -39,6 +40,8 @@ class Known:
         self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
         #: schedule ARN -> name, in the order first seen.
         self.arns: dict[str, str] = {}
+        #: The groups that held a schedule, in the order first seen.
+        self.groups: dict[str, None] = {}
         #: Target ARNs and dead-letter queue ARNs, in the order first seen.
         self.targets: dict[str, None] = {}
         self.dead_letter_queues: dict[str, None] = {}
@@ -65,7 +68,7 @@ class Known:
                 self.by_name[oldest_name] = kept
             else:
                 del self.by_name[oldest_name]
-        for table in (self.targets, self.dead_letter_queues):
+        for table in (self.groups, self.targets, self.dead_letter_queues):
             while len(table) > cap:
                 self.complete = False
                 del table[next(iter(table))]
@@ -89,3 +92,4 @@ class Known:
         if (arn, group) not in pairs:
             self.by_name[name] = (*pairs, (arn, group))
         self.arns[arn] = name
+        self.groups[group] = None

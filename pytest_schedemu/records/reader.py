@@ -3,7 +3,12 @@
 ``Records`` answers every question a test, the control API or the timeline asks: which
 attempts were made, which were deliveries, which dead letters were sent, what happened to
 each occurrence, what comes next. It reads the history, the store's schedules and the
-dispatcher's plans through the narrow protocols below, and changes nothing.
+dispatcher's plans through the narrow protocols below, and changes nothing; it only keeps
+note of the drops a test asserted (``AssertedDrops``).
+
+A filter must be able to match: a schedule or a group that nothing in the emulator ever
+had is a LookupError naming those that were, whether the filter is given alone or with
+others.
 """
 
 from __future__ import annotations
@@ -14,11 +19,17 @@ from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Callable, Protocol
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.arns import ScheduleArn, ScheduleFilter, schedule_arn, scheduler_arn
-from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.records.drops import DROP_KINDS, AssertedDrops
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind
+
+# A bad name or filter is reported at the caller's line: the frames of the lookup say nothing
+# the message does not (pytest reads this for every frame of this module).
+__tracebackhide__ = raised_for_the_caller
 
 
 class ScheduleSource(Protocol):
@@ -55,8 +66,10 @@ def closest_first(word: str, candidates: Iterable[str]) -> list[str]:
 
 
 def listing(items: list[str], limit: int = 10) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+    """``items`` joined, the first ``limit`` of them when that hides two or more."""
+    if len(items) <= limit + 1:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
 
 
 def target_matches(target_arn: str, key: str) -> bool:
@@ -82,6 +95,7 @@ class Records:
         self._schedules = schedules
         self._plans = plans
         self._identity = identity
+        self._asserted_drops = AssertedDrops()
 
     # -- finding schedules ---------------------------------------------------------------
 
@@ -103,6 +117,7 @@ class Records:
             return [schedule]
         found, names, complete = self._history.known_schedules(schedule)
         if group is not None:
+            self.check_group(group)
             in_group = [arn for arn, g in found.items() if g == group]
             if not in_group and complete:
                 if found:
@@ -132,13 +147,28 @@ class Records:
         return sorted(found)
 
     def check_filter(self, schedule: str | None, group: str | None) -> None:
-        """LookupError when ``schedule`` (in ``group``) names a schedule that never existed.
+        """LookupError when ``group`` names a group that never existed, or ``schedule`` (in
+        ``group``) a schedule that never existed.
 
         A name that several groups hold is a fine filter: it matches them all.
         """
+        if group is not None:
+            self.check_group(group)
         if schedule is not None:
             with suppress(ValueError):
                 self.schedule_arns(schedule, None if schedule.startswith("arn:") else group)
+
+    def check_group(self, group: str) -> None:
+        """LookupError, naming the groups there were, when no group ``group`` exists and
+        none of that name ever held a schedule."""
+        held, complete = self._history.known_groups()
+        groups = {DEFAULT_GROUP, *held, *(g.name for g in self._schedules.all_groups())}
+        if group not in groups and complete:
+            raise LookupError(
+                f"No schedule group {group!r} ever existed in this emulator with a schedule "
+                f"in it, and none exists now; the groups there were, closest first: "
+                f"{listing(closest_first(group, groups))}"
+            )
 
     def _known_names(self, name: str, names: list[str] | None = None) -> str:
         if names is None:
@@ -205,17 +235,42 @@ class Records:
         keep = self.attempt_filter(schedule, group, target_arn, succeeded=True)
         return [a for a in self._history.attempts() if keep(a)]
 
-    def dead_letters(self, queue_arn: str | None = None) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent."""
+    def dead_letters(
+        self, queue_arn: str | None = None, schedule: str | None = None, group: str | None = None
+    ) -> list[DeadLetter]:
+        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``
+        and ``group`` are checked and matched as ``attempts`` has them."""
         letters = self._history.dead_letters()
-        if queue_arn is None:
+        if queue_arn is None and schedule is None and group is None:
             return letters
-        return [d for d in letters if d.queue_arn == queue_arn]
+        self.check_filter(schedule, group)
+        named = ScheduleFilter(schedule, group)
+        return [
+            d
+            for d in letters
+            if queue_arn in (None, d.queue_arn) and named.matches_arn(d.schedule_arn)
+        ]
 
     def activity(self, kind: str | None = None) -> list[Activity]:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
-        found = self._history.activity()
-        return found if kind is None else [a for a in found if a.kind == kind]
+        return self._history.activity(None if kind is None else (kind,))
+
+    def drops(self, schedule: str | None = None, group: str | None = None) -> list[Activity]:
+        """The occurrences lost, oldest first: those that ended failed without a dead-letter
+        queue (``dropped``) and those whose dead letter could not be sent (``dlq_failed``).
+        ``schedule`` and ``group`` are checked and matched as ``attempts`` has them."""
+        self.check_filter(schedule, group)
+        named = ScheduleFilter(schedule, group)
+        return [d for d in self._history.activity(DROP_KINDS) if named.matches_arn(d.schedule_arn)]
+
+    def note_asserted_drops(self, drops: Iterable[Activity]) -> None:
+        """Keep note that the test asserted ``drops``: they are no longer unasserted."""
+        self._asserted_drops.add(self._history.generation, drops)
+
+    def unasserted_drops(self) -> list[Activity]:
+        """The drops since the last reset that no passing ``assert_dropped`` matched, but
+        those a handler's bug (``HandlerError``) caused: that error is reported already."""
+        return self._asserted_drops.unasserted(self._history.generation, self.drops())
 
     def page(
         self, kind: str, keep: Callable[[Any], bool] | None, start: int, limit: int

@@ -13,12 +13,16 @@ from contextlib import contextmanager
 from datetime import datetime
 from itertools import islice
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import Instant, to_utc
-from pytest_schedemu.model.arns import GroupArn, ScheduleArn, ScheduleFilter, scheduler_arn
-from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule
-from pytest_schedemu.records.reader import Records, closest_first, listing
+from pytest_schedemu.model.arns import GroupArn, ScheduleFilter, scheduler_arn
+from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
+
+# A bad filter is reported at the caller's line (see ``errors.raised_for_the_caller``).
+__tracebackhide__ = raised_for_the_caller
 
 #: The most next occurrences drawn per lane: beyond that they are a comb of pixels anyway.
 MAX_UPCOMING = 2000
@@ -37,10 +41,10 @@ def timeline_data(
 ) -> TimelineData:
     """Everything a timeline of these filters shows, up to ``now``.
 
-    ``schedule`` is a name or an ARN and ``group`` a group name: either one that no
-    schedule ever had raises LookupError naming the known ones. ``schedule_arns``, when
-    given, keeps only those schedules. ``since`` and ``until`` are aware datetimes or ISO
-    8601 strings.
+    ``schedule`` is a name or an ARN and ``group`` a group name: either one that never
+    existed raises LookupError naming the known ones (``Records.check_filter``).
+    ``schedule_arns``, when given, keeps only those schedules. ``since`` and ``until`` are
+    aware datetimes or ISO 8601 strings.
     """
     records.check_filter(schedule, group)
     start = None if since is None else to_utc(since, what="since")
@@ -52,8 +56,6 @@ def timeline_data(
         )
     current = {s.arn: s for s in records.schedules()}
     known = records.known_schedule_arns()
-    if group is not None:
-        _check_group(group, [*current.values()], known, records)
     candidates = dict.fromkeys([*current, *known])
     if schedule_arns is not None:
         wanted = set(schedule_arns)
@@ -101,20 +103,6 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _check_group(
-    group: str, schedules: list[Schedule], known: Mapping[str, str], records: Records
-) -> None:
-    groups = {DEFAULT_GROUP} | {g.name for g in records.groups()}
-    groups.update(s.group_name for s in schedules)
-    parts = (scheduler_arn(arn) for arn in known)
-    groups.update(part.group for part in parts if isinstance(part, ScheduleArn))
-    if group not in groups:
-        raise LookupError(
-            f"No schedule group {group!r} ever existed in this emulator; known groups, "
-            f"closest first: {listing(closest_first(group, groups))}"
-        )
 
 
 class _Upcoming(Mapping[str, Sequence[datetime]]):

@@ -120,6 +120,21 @@ class DeadLetter:
     delivered: bool = True
 
 
+#: The message attributes of a dead letter (``DeadLetter.attributes``), as AWS names them;
+#: ``EXHAUSTED_RETRY_CONDITION`` is there only when retryable failures ran out.
+DEAD_LETTER_ATTRIBUTES = (
+    "ERROR_CODE",
+    "ERROR_MESSAGE",
+    "EXECUTION_ID",
+    "EXHAUSTED_RETRY_CONDITION",
+    "IS_PAYLOAD_TRUNCATED",
+    "RETRY_ATTEMPTS",
+    "SCHEDULED_TIME",
+    "SCHEDULE_ARN",
+    "TARGET_ARN",
+)
+
+
 @dataclass(frozen=True)
 class Execution(LazyRecord):
     """One occurrence of one schedule and everything that happened to it; its event id may

@@ -285,6 +285,14 @@ class PluginOptions:
         parse=parse_bool,
         check=values.boolean,
     )
+    allow_drops: bool = declare(
+        False,
+        "let a test pass although occurrences were lost (ended failed with no dead letter "
+        "sent) that it did not assert with assert_dropped",
+        scope=PLUGIN,
+        parse=parse_bool,
+        check=values.boolean,
+    )
     timeline: str = declare(
         values.FAILED,
         "write the timeline of schedemu tests as an HTML file named in the report: always, "

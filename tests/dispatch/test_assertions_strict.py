@@ -97,3 +97,29 @@ def test_describe_attempts_is_short_too(emu: Emulator, client: Any) -> None:
     create(client, "hourly")
     emu.clock.advance(days=2)
     assert len(emu.describe_attempts().splitlines()) <= 25
+
+
+def test_no_attempts_is_said_once(emu: Emulator, client: Any) -> None:
+    assert emu.describe_attempts() == "attempts: none"
+    create(client, expression="at(2026-03-01T12:00:00)")
+    emu.clock.advance(hours=1)
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_delivered(QUEUE)
+    lines = str(caught.value).splitlines()
+    assert [line for line in lines if "none" in line and "attempts" in line] == ["attempts: none"]
+
+
+@pytest.mark.parametrize(("targets", "hidden"), [(5, None), (6, "  … 2 more")])
+def test_a_single_line_is_shown_rather_than_counted(
+    emu: Emulator, client: Any, targets: int, hidden: str | None
+) -> None:
+    for n in range(targets):
+        create(client, f"s{n}", expression=AT, target={"Arn": f"{QUEUE}-{n}"})
+    emu.tick()
+    lines = emu.describe_attempts().splitlines()
+    counted = lines[1 : lines.index(f"attempts ({targets}):")]
+    assert not any("… 1 more" in line for line in lines)
+    if hidden is None:
+        assert len(counted) == targets
+    else:
+        assert counted[-1] == hidden and len(counted) == 5

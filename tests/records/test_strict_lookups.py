@@ -107,3 +107,15 @@ def test_the_control_api_answers_the_same_errors(emu: Emulator, client: Any) -> 
     assert "several groups: a, b" in body["Message"]
     status, body = control(emu, "executions?schedule=s&group=a")
     assert status == 200 and body["executions"] == []
+
+
+def test_one_more_name_is_named_rather_than_counted(emu: Emulator, client: Any) -> None:
+    for n in range(11):
+        create(client, f"s{n:02}")
+    with pytest.raises(LookupError) as caught:
+        emu.executions("nope")
+    assert "more" not in str(caught.value)
+    assert all(f"s{n:02}" in str(caught.value) for n in range(11))
+    create(client, "s11")
+    with pytest.raises(LookupError, match=r" and 2 more$"):
+        emu.executions("nope")

@@ -1,0 +1,186 @@
+"""What a failed assertion says: short, and each thing once.
+
+A failure is about 25 lines by default: the verdict, the virtual now, the attempts counted
+by target and outcome, the schedules aimed at the target, then one line per attempt (or
+dead letter, or drop), elided in the middle when there are many, with payloads cut to 80
+characters. With pytest's ``-vv`` payloads are shown whole and nothing is elided. A list
+is cut only where that hides two lines or more: one hidden line costs as much as itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, Callable, TypeVar
+
+from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
+from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
+from pytest_schedemu.records.reader import Records, target_matches
+from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
+from pytest_schedemu.timekeeping.clock import Clock
+
+T = TypeVar("T")
+
+# A failure is reported at the caller's line.
+__tracebackhide__ = raised_for_the_caller
+
+_PAYLOAD_WIDTH = 80
+_HEAD = _TAIL = 6
+_verbosity = 0
+
+
+def configure(*, verbosity: int) -> None:
+    """How much failures show: 2 or more (pytest's ``-vv``) shows everything."""
+    global _verbosity
+    _verbosity = verbosity
+
+
+def cut(text: str | None) -> str:
+    if text is None:
+        return "(no payload)"
+    if _verbosity >= 2 or len(text) <= _PAYLOAD_WIDTH:
+        return text
+    return text[: _PAYLOAD_WIDTH - 1] + "…"
+
+
+def schedule_of(arn: str) -> str:
+    """``group/name`` of a schedule ARN; anything else as it is."""
+    parts = scheduler_arn(arn)
+    return f"{parts.group}/{parts.name}" if isinstance(parts, ScheduleArn) else arn
+
+
+def attempt_line(attempt: Attempt) -> str:
+    if attempt.succeeded:
+        outcome = "delivered"
+    else:
+        kind = "retryable" if attempt.retryable else "permanent"
+        outcome = f"FAILED {attempt.error_code} ({kind})"
+    return (
+        f"  {ztime(attempt.attempted_at)} {attempt.group_name}/{attempt.schedule_name} "
+        f"#{attempt.attempt_number} {outcome} {cut(attempt.input)}"
+    )
+
+
+def letter_line(letter: DeadLetter) -> str:
+    attributes = letter.attributes
+    sent = ztime(letter.sent_at) if letter.sent_at else "?"
+    return (
+        f"  {sent} {schedule_of(letter.schedule_arn)} scheduled "
+        f"{ztime(letter.scheduled_time)} {attributes.get('ERROR_CODE')} after "
+        f"{attributes.get('RETRY_ATTEMPTS')} retries"
+    )
+
+
+def drop_line(drop: Activity) -> str:
+    scheduled = ztime(drop.scheduled_time) if drop.scheduled_time else "?"
+    how = "dropped" if drop.kind == "dropped" else "dead letter not sent"
+    return (
+        f"  {ztime(drop.at)} {schedule_of(drop.schedule_arn)} scheduled {scheduled} "
+        f"{how}: {cut(drop.detail)}"
+    )
+
+
+def _first(lines: list[str], limit: int) -> list[str]:
+    """``lines``, or their first ``limit`` and a count of the rest when that is two or more."""
+    if _verbosity >= 2 or len(lines) <= limit + 1:
+        return lines
+    return [*lines[:limit], f"  … {len(lines) - limit} more"]
+
+
+def elided(title: str, items: list[T], line: Callable[[T], str]) -> list[str]:
+    if not items:
+        return [f"{title}: none"]
+    if _verbosity >= 2 or len(items) <= _HEAD + _TAIL + 1:
+        return [f"{title} ({len(items)}):", *map(line, items)]
+    hidden = len(items) - _HEAD - _TAIL
+    return [
+        f"{title} ({len(items)}):",
+        *map(line, items[:_HEAD]),
+        f"  … {hidden} more …",
+        *map(line, items[-_TAIL:]),
+    ]
+
+
+def counts(attempts: Iterable[Attempt]) -> list[str]:
+    counted = Counter(
+        (a.target_arn, "delivered" if a.succeeded else f"failed {a.error_code}") for a in attempts
+    )
+    if not counted:
+        return ["attempts: none"]
+    lines = [f"  {target}: {count} {outcome}" for (target, outcome), count in counted.items()]
+    return ["attempts by target and outcome:", *_first(lines, 4)]
+
+
+def schedules_aimed_at(records: Records, target_arn: str | None) -> list[str]:
+    lines = []
+    for s in records.schedules():
+        if target_arn is not None and not (
+            target_matches(s.target.arn, target_arn) or s.target.dead_letter_arn == target_arn
+        ):
+            continue
+        following = records.next_occurrence_of(s.arn)
+        lines.append(
+            f"  {s.group_name}/{s.name} {s.schedule_expression!r} {s.state}, next occurrence "
+            + (ztime(following) if following else "none")
+        )
+    title = "schedules" if target_arn is None else "schedules aimed at it"
+    if not lines:
+        return [f"{title}: none"]
+    return [f"{title}:", *_first(lines, 3)]
+
+
+def failure(
+    verdict: str, records: Records, clock: Clock, target_arn: str | None, shown: list[str]
+) -> DeliveryAssertionError:
+    return DeliveryAssertionError(
+        "\n".join(
+            [
+                verdict,
+                f"virtual now {ztime(clock.now())}",
+                *counts(records.attempts()),
+                *schedules_aimed_at(records, target_arn),
+                *shown,
+            ]
+        )
+    )
+
+
+def describe_attempts(attempts: list[Attempt]) -> str:
+    """Attempts, one line each, elided when many: for failure reports."""
+    if not attempts:
+        return "attempts: none"
+    return "\n".join([*counts(attempts), *elided("attempts", attempts, attempt_line)])
+
+
+def describe_drops(drops: list[Activity]) -> str:
+    """Drops, one line each, elided when many: for the pytest plugin's teardown check."""
+    return "\n".join(elided("drops", drops, drop_line))
+
+
+def filters(
+    payload: Any = None,
+    payload_contains: Any = None,
+    schedule: str | None = None,
+    group: str | None = None,
+    attributes: Any = None,
+) -> str:
+    """The filters an assertion was given, as its verdict names them."""
+    parts = [
+        f"{name} {value!r}"
+        for name, value in (
+            ("with payload", payload),
+            ("with a payload containing", payload_contains),
+            ("from schedule", schedule),
+            ("in group", group),
+            ("with attributes", attributes),
+        )
+        if value is not None
+    ]
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def counted(count: int, noun: str) -> str:
+    if count == 1:
+        return f"1 {noun}"
+    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
