@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, ROLE, error_of, schedule_args
+from tests.constants import QUEUE, ROLE
+from tests.helpers import error_of, schedule_args
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 

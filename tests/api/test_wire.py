@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import ROLE, schedule_args
+from tests.constants import ROLE
+from tests.helpers import schedule_args
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 

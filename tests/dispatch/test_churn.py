@@ -6,8 +6,7 @@ from typing import Any
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.dispatch.planner import COMPACTION_THRESHOLD
-
-from .conftest import create
+from tests.helpers import create
 
 
 def test_created_and_deleted_schedules_leave_the_queue_as_it_was(

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import create
+from tests.helpers import create
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, ROLE, create
+from tests.constants import QUEUE, ROLE
+from tests.helpers import create
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 

@@ -11,8 +11,8 @@ from typing import Any, Callable
 import pytest
 
 from pytest_schedemu import ClockError, Emulator, HandlerError
-
-from .conftest import QUEUE, create
+from tests.constants import QUEUE
+from tests.helpers import create
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 

@@ -8,8 +8,8 @@ import urllib.request
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, create
+from tests.constants import QUEUE
+from tests.helpers import create
 
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
 

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import FUNCTION, QUEUE, ROLE, create
+from tests.constants import FUNCTION, QUEUE, ROLE
+from tests.helpers import create
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 AT = "at(2030-01-01T00:00:00)"

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from pytest_schedemu import Emulator, StateError
-from tests.persistence.conftest import QUEUE, START, Lives, create
+from tests.constants import QUEUE, START
+from tests.helpers import create
+from tests.persistence.lives import Lives
 
 
 def test_an_idempotency_token_answers_the_same_after_a_restart(lives: Lives) -> None:

@@ -16,7 +16,8 @@ from typing import Any, Callable
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.formats.times import wall_clock_now, ztime
-from tests.persistence.conftest import FUNCTION, QUEUE, create
+from tests.constants import FUNCTION, QUEUE
+from tests.helpers import create
 
 OUTAGE = timedelta(seconds=330)
 
