@@ -8,14 +8,12 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-from tests.constants import QUEUE, ROLE, T0
+from tests.constants import QUEUE, ROLE, SCHEDULE_ARN, T0
 from tests.helpers import error_of, schedule_args
-
-ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 
 
 def test_create_returns_the_schedule_arn_with_the_default_group(client: Any) -> None:
-    assert client.create_schedule(**schedule_args())["ScheduleArn"] == ARN
+    assert client.create_schedule(**schedule_args())["ScheduleArn"] == SCHEDULE_ARN
 
 
 def test_create_in_a_named_group(client: Any) -> None:
@@ -28,7 +26,7 @@ def test_get_fills_the_defaults(emu: Emulator, raw: Any, client: Any) -> None:
     client.create_schedule(**schedule_args())
     assert raw("GET", "/schedules/s1").json == {
         "ActionAfterCompletion": "NONE",
-        "Arn": ARN,
+        "Arn": SCHEDULE_ARN,
         "CreationDate": T0.timestamp(),
         "FlexibleTimeWindow": {"Mode": "OFF"},
         "GroupName": "default",
@@ -407,7 +405,7 @@ def test_delete_in_a_missing_group(client: Any) -> None:
 def test_recreating_a_deleted_schedule_works(client: Any) -> None:
     client.create_schedule(**schedule_args())
     client.delete_schedule(Name="s1")
-    assert client.create_schedule(**schedule_args())["ScheduleArn"] == ARN
+    assert client.create_schedule(**schedule_args())["ScheduleArn"] == SCHEDULE_ARN
 
 
 def test_schedule_quota() -> None:

@@ -7,16 +7,15 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Callable
 
 import pytest
 
 from pytest_schedemu import DeliveryError, Emulator, HandlerError
-from tests.constants import DLQ, QUEUE
+from tests.constants import DLQ, QUEUE, T0
 from tests.helpers import create
 
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
 
 

@@ -16,6 +16,7 @@ from pytest_schedemu.model.arns import (
     schedule_group_arn,
     scheduler_arn,
 )
+from tests.constants import ACCOUNT
 
 PARTITIONS = (
     "aws",
@@ -27,7 +28,6 @@ PARTITIONS = (
     "aws-iso-f",
     "aws-eusc",
 )
-ACCOUNT = "123456789012"
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/billing/nightly"
 GROUP_ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule-group/billing"
 

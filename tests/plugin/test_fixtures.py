@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.constants import QUEUE, ROLE
+
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-ROLE = "arn:aws:iam::123456789012:role/r"
-
+# The head of a user's test file, which names its queue and role itself.
 COMMON = f'''
 QUEUE = "{QUEUE}"
 ROLE = "{ROLE}"

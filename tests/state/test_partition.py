@@ -19,8 +19,8 @@ from pytest_schedemu.model.resources import (
     Target,
 )
 from pytest_schedemu.state.partition import RegionState
+from tests.constants import ACCOUNT
 
-ACCOUNT = "123456789012"
 REGION = "eu-west-1"
 
 
