@@ -215,7 +215,7 @@ def test_internal_error_is_a_json_500_and_is_recorded(
     def broken(call: Any, params: Any) -> Any:
         raise RuntimeError("bug in handler")
 
-    monkeypatch.setitem(emu._app.operations.handlers, "ListScheduleGroups", broken)
+    monkeypatch.setitem(emu.debug.operation_handlers, "ListScheduleGroups", broken)
     response = raw("GET", "/schedule-groups")
     assert response.status == 500
     assert response.json == {
@@ -232,7 +232,7 @@ def test_internal_error_is_a_json_500_and_is_recorded(
 def test_reset_clears_recorded_server_errors(
     emu: Emulator, raw: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(emu._app.operations.handlers, "ListScheduleGroups", None)
+    monkeypatch.setitem(emu.debug.operation_handlers, "ListScheduleGroups", None)
     raw("GET", "/schedule-groups")
     assert emu.server_errors
     emu.reset()

@@ -51,7 +51,7 @@ SCENARIO = st.tuples(
 
 def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
     with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
-        emu._dispatcher.bulk_min_span = 0 if bulk else None
+        emu.debug.play_in_bulk_from(0 if bulk else None)
         client = emu.client()
         for index, spec in enumerate(sorted(schedules, key=lambda s: s["created_after"])):
             target = emu.clock.now().replace(tzinfo=timezone.utc)
@@ -98,7 +98,7 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
         # What is still queued must play out the same way too.
         emu.clock.advance(hours=6)
         after = [(a.schedule_arn, a.scheduled_time, a.attempted_at) for a in emu.attempts()]
-        return records, executions, upcoming, after, emu._dispatcher.bulk_runs
+        return records, executions, upcoming, after, emu.debug.bulk_runs
 
 
 @settings(
@@ -138,7 +138,7 @@ def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
 
 def test_failures_keep_the_stretch_item_by_item() -> None:
     with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
-        emu._dispatcher.bulk_min_span = 0
+        emu.debug.play_in_bulk_from(0)
         emu.target(QUEUE).fail(times=1)
         emu.client().create_schedule(
             Name="s",
@@ -147,5 +147,5 @@ def test_failures_keep_the_stretch_item_by_item() -> None:
             Target={"Arn": QUEUE, "RoleArn": ROLE},
         )
         emu.clock.advance(days=1)
-        assert emu._dispatcher.bulk_runs == 0
+        assert emu.debug.bulk_runs == 0
         assert [a.attempt_number for a in emu.attempts()[:2]] == [1, 2]

@@ -96,7 +96,7 @@ def test_without_a_state_path_nothing_is_written(
     with Emulator(start=START, transport="inprocess") as emu:
         create(emu.client())
         emu.clock.advance(hours=1)
-        assert emu._store.journal is None and emu._history.sink is None
+        assert not emu.debug.writes_state
     assert list(tmp_path.iterdir()) == []
 
 

@@ -208,13 +208,13 @@ def broken(call, params):
     raise RuntimeError("handler bug")
 
 def test_crash(schedemu, monkeypatch):
-    monkeypatch.setitem(schedemu._app.operations.handlers, "ListSchedules", broken)
+    monkeypatch.setitem(schedemu.debug.operation_handlers, "ListSchedules", broken)
     with pytest.raises(Exception):
         schedemu.client().list_schedules()
 
 @pytest.mark.schedemu(allow_server_errors=True)
 def test_allowed(schedemu, monkeypatch):
-    monkeypatch.setitem(schedemu._app.operations.handlers, "ListSchedules", broken)
+    monkeypatch.setitem(schedemu.debug.operation_handlers, "ListSchedules", broken)
     with pytest.raises(Exception):
         schedemu.client().list_schedules()
 """

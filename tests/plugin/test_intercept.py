@@ -147,7 +147,7 @@ def test_emulator_in_process_client_is_answered_once(
     schedemu: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    handlers = schedemu._app.operations.handlers
+    handlers = schedemu.debug.operation_handlers
     list_schedules = handlers["ListSchedules"]
 
     def counted(*args: Any) -> Any:

@@ -22,6 +22,7 @@ from pytest_schedemu.errors import (
     ValidationException,
 )
 from tests.constants import START, T0
+from tests.helpers import wait_for
 
 # Long enough for any answer on a loaded machine; a test that waits this long has failed.
 PATIENCE = 10.0
@@ -76,13 +77,6 @@ def request(method: str, path: str, *headers: str, body: bytes = b"") -> bytes:
 def connection_threads(emu: Emulator) -> list[threading.Thread]:
     name = f"schedemu-connection-{port_of(emu)}"
     return [thread for thread in threading.enumerate() if thread.name == name]
-
-
-def wait_for(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.002)
 
 
 @pytest.fixture(scope="module")

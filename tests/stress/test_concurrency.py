@@ -38,10 +38,10 @@ class Recorder:
     """Wraps the store's observer to log each change with the virtual time it took effect."""
 
     def __init__(self, emu: Emulator) -> None:
-        self.inner = emu._store.observer
+        self.inner = emu.debug.store_observer
         self.clock = emu.clock
         self.log: list[tuple[str, int, float, Schedule]] = []
-        emu._store.observer = self
+        emu.debug.store_observer = self
 
     def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
         self.log.append(("saved", schedule.incarnation, epoch(self.clock.now()), schedule))
