@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from pytest_schedemu import Emulator
 from tests.constants import FUNCTION, QUEUE, ROLE
+from tests.helpers import examples
 
 #: Eleven hours before New York's clocks go forward (8 March, 07:00 UTC): the stretches
 #: played cross the gap.
@@ -101,9 +102,10 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
         return records, executions, upcoming, after, emu.debug.bulk_runs
 
 
+# Each example plays two multi-day scenarios, a second's work: a tenth of the profile's
+# number of examples.
 @settings(
-    max_examples=60,
-    deadline=None,
+    max_examples=examples(0.1),
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
