@@ -108,6 +108,10 @@ class RealTimeService:
         for job in unfinished:
             self._not_delivered(job)
 
+    def waiting(self) -> int:
+        """Deliveries handed to the workers that none has taken yet."""
+        return self._jobs.qsize()
+
     def _serve(self) -> None:
         dispatcher = self._dispatcher
         planner, wakeup, now = dispatcher.planner, dispatcher.wakeup, dispatcher.now

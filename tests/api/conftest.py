@@ -1,3 +1,6 @@
+"""The API tests run each test that uses the session's emulator over both transports, HTTP
+and in process, and add clients and raw requests of their own."""
+
 from __future__ import annotations
 
 import json
@@ -13,42 +16,25 @@ from botocore.config import Config
 
 from pytest_schedemu import Emulator
 
-START = "2026-03-01T08:00:00Z"
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
+TRANSPORTS = ["http", "inprocess"]
 
 
-@pytest.fixture(scope="session", params=["http", "inprocess"])
-def session_emulator(request: pytest.FixtureRequest) -> Iterator[Emulator]:
-    with Emulator(start=START, transport=request.param) as emu:
-        yield emu
-
-
-@pytest.fixture
-def emu(session_emulator: Emulator) -> Emulator:
-    session_emulator.reset(start=START)
-    return session_emulator
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "session_emulator" in metafunc.fixturenames:
+        metafunc.parametrize("session_emulator", TRANSPORTS, indirect=True, scope="session")
 
 
 @pytest.fixture(scope="session")
-def _clients(session_emulator: Emulator) -> dict[str, Any]:
-    return {
-        "strict": session_emulator.client(),
-        "lax": session_emulator.client(
-            config=Config(parameter_validation=False, retries={"total_max_attempts": 1})
-        ),
-    }
+def _lax_client(session_emulator: Emulator) -> Any:
+    return session_emulator.client(
+        config=Config(parameter_validation=False, retries={"total_max_attempts": 1})
+    )
 
 
 @pytest.fixture
-def client(emu: Emulator, _clients: dict[str, Any]) -> Any:
-    return _clients["strict"]
-
-
-@pytest.fixture
-def lax_client(emu: Emulator, _clients: dict[str, Any]) -> Any:
+def lax_client(emu: Emulator, _lax_client: Any) -> Any:
     """A client that sends what botocore would refuse to send (min lengths, required)."""
-    return _clients["lax"]
+    return _lax_client
 
 
 @pytest.fixture
@@ -110,24 +96,3 @@ def raw(emu: Emulator):  # type: ignore[no-untyped-def]
             return RawResponse(error.code, dict(error.headers), error.read())
 
     return send
-
-
-def schedule_args(name: str = "s1", **overrides: Any) -> dict[str, Any]:
-    args: dict[str, Any] = {
-        "Name": name,
-        "ScheduleExpression": "rate(5 minutes)",
-        "FlexibleTimeWindow": {"Mode": "OFF"},
-        "Target": {"Arn": QUEUE, "RoleArn": ROLE},
-    }
-    args.update(overrides)
-    return args
-
-
-def error_of(excinfo: Any) -> dict[str, Any]:
-    """The parsed error of a botocore ClientError: code, message, HTTP status."""
-    response = excinfo.value.response
-    return {
-        "code": response["Error"]["Code"],
-        "message": response["Error"]["Message"],
-        "status": response["ResponseMetadata"]["HTTPStatusCode"],
-    }

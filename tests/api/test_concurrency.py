@@ -6,8 +6,7 @@ import threading
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import schedule_args
+from tests.helpers import schedule_args
 
 
 def test_concurrent_creates_lose_nothing_and_duplicates_conflict(emu: Emulator) -> None:

@@ -13,12 +13,11 @@ import boto3
 import pytest
 
 from pytest_schedemu import Emulator
+from tests.constants import DLQ, FUNCTION, ROLE
+from tests.helpers import create
 
-START = "2026-03-07T12:00:00Z"
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
-DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
+#: The expected next occurrences and timeline windows below are worked out from here.
+SATURDAY_NOON = "2026-03-07T12:00:00Z"
 
 
 class Answer:
@@ -47,13 +46,13 @@ def get(emu: Emulator, route: str, method: str = "GET") -> Answer:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Emulator]:
-    with Emulator(start=START) as emu:
+    with Emulator(start=SATURDAY_NOON) as emu:
         yield emu
 
 
 @pytest.fixture
 def emu(served: Emulator) -> Emulator:
-    served.reset(start=START)
+    served.reset(start=SATURDAY_NOON)
     return served
 
 
@@ -64,17 +63,6 @@ def client(emu: Emulator, region: str = "us-east-1", account: str = "testing") -
         region_name=region,
         aws_access_key_id=account,
         aws_secret_access_key="testing",
-    )
-
-
-def create(scheduler: Any, name: str, expression: str = "rate(1 hour)", **extra: Any) -> None:
-    target = extra.pop("target", {"Arn": QUEUE, "RoleArn": ROLE})
-    scheduler.create_schedule(
-        Name=name,
-        ScheduleExpression=expression,
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target=target,
-        **extra,
     )
 
 
@@ -134,7 +122,9 @@ def test_the_page_answers_get_only(emu: Emulator) -> None:
 
 
 def test_with_signatures_verified_the_page_is_disabled_and_says_why() -> None:
-    with Emulator(start=START, verify_signatures=True, credentials={"AKID": "secret"}) as emu:
+    with Emulator(
+        start=SATURDAY_NOON, verify_signatures=True, credentials={"AKID": "secret"}
+    ) as emu:
         page = get(emu, "ui")
         assert (page.status, page.content_type) == (403, "text/html; charset=utf-8")
         assert "dashboard is disabled" in page.text and "verify_signatures" in page.text
@@ -427,5 +417,5 @@ def test_a_bad_include_deleted_is_a_clear_error(deletions: Emulator) -> None:
 
 
 def test_a_reset_forgets_deleted_schedules(deletions: Emulator) -> None:
-    deletions.reset(start=START)
+    deletions.reset(start=SATURDAY_NOON)
     assert get(deletions, "schedules?include_deleted=true").json["schedules"] == []

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from pytest_schedemu import Emulator
+from tests.constants import START, T0
+from tests.helpers import error_of, schedule_args
 
-from .conftest import error_of, schedule_args
-
-NOW = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
 GROUP_ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule-group/"
 
 
@@ -20,8 +19,8 @@ def test_default_group_always_exists_and_is_dated_at_the_reset(emu: Emulator, cl
     got = client.get_schedule_group(Name="default")
     assert got["Arn"] == GROUP_ARN + "default"
     assert got["State"] == "ACTIVE"
-    assert got["CreationDate"] == NOW
-    assert got["LastModificationDate"] == NOW
+    assert got["CreationDate"] == T0
+    assert got["LastModificationDate"] == T0
 
 
 @pytest.mark.parametrize("call", ["create", "delete"])
@@ -43,8 +42,8 @@ def test_create_and_get_a_group(emu: Emulator, client: Any) -> None:
         "Arn": GROUP_ARN + "g",
         "Name": "g",
         "State": "ACTIVE",
-        "CreationDate": NOW + timedelta(seconds=1.5),
-        "LastModificationDate": NOW + timedelta(seconds=1.5),
+        "CreationDate": T0 + timedelta(seconds=1.5),
+        "LastModificationDate": T0 + timedelta(seconds=1.5),
     }
 
 
@@ -88,7 +87,7 @@ def test_delete_group_removes_its_schedules_and_tags(client: Any) -> None:
 
 
 def test_delayed_group_deletion_shows_deleting() -> None:
-    with Emulator(start="2026-03-01T08:00:00Z", group_deletion_delay=60) as emu:
+    with Emulator(start=START, group_deletion_delay=60) as emu:
         client = emu.client()
         client.create_schedule_group(Name="g")
         client.create_schedule(**schedule_args(GroupName="g"))
@@ -96,7 +95,7 @@ def test_delayed_group_deletion_shows_deleting() -> None:
         client.delete_schedule_group(Name="g")
         got = client.get_schedule_group(Name="g")
         assert got["State"] == "DELETING"
-        assert got["LastModificationDate"] == NOW + timedelta(seconds=5)
+        assert got["LastModificationDate"] == T0 + timedelta(seconds=5)
         listed = client.list_schedule_groups()["ScheduleGroups"]
         assert [g["State"] for g in listed if g["Name"] == "g"] == ["DELETING"]
         # Its schedules stay readable; nothing new may go in.
@@ -128,8 +127,8 @@ def test_list_groups_summary_members(client: Any) -> None:
     assert groups == [
         {
             "Arn": GROUP_ARN + "default",
-            "CreationDate": NOW,
-            "LastModificationDate": NOW,
+            "CreationDate": T0,
+            "LastModificationDate": T0,
             "Name": "default",
             "State": "ACTIVE",
         }

@@ -8,16 +8,14 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, ROLE, error_of, schedule_args
-
-ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
+from tests.constants import QUEUE, ROLE, SCHEDULE_ARN
+from tests.helpers import error_of, schedule_args
 
 
 def test_same_token_and_request_returns_the_original_success(client: Any) -> None:
     first = client.create_schedule(**schedule_args(ClientToken="t1"))
     again = client.create_schedule(**schedule_args(ClientToken="t1"))
-    assert first["ScheduleArn"] == again["ScheduleArn"] == ARN
+    assert first["ScheduleArn"] == again["ScheduleArn"] == SCHEDULE_ARN
     assert first["ResponseMetadata"]["RequestId"] != again["ResponseMetadata"]["RequestId"]
     assert len(client.list_schedules()["Schedules"]) == 1
 
@@ -25,7 +23,7 @@ def test_same_token_and_request_returns_the_original_success(client: Any) -> Non
 def test_replay_returns_the_original_even_after_the_schedule_is_gone(client: Any) -> None:
     client.create_schedule(**schedule_args(ClientToken="t1"))
     client.delete_schedule(Name="s1")
-    assert client.create_schedule(**schedule_args(ClientToken="t1"))["ScheduleArn"] == ARN
+    assert client.create_schedule(**schedule_args(ClientToken="t1"))["ScheduleArn"] == SCHEDULE_ARN
     # Replayed, not executed: the schedule was not created again.
     with pytest.raises(client.exceptions.ResourceNotFoundException):
         client.get_schedule(Name="s1")

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import ROLE, schedule_args
+from tests.constants import ROLE
+from tests.helpers import schedule_args
 
 
 def test_regions_are_isolated(emu: Emulator, plain_client: Any) -> None:

@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import pytest
 
-from .conftest import error_of, schedule_args
+from tests.helpers import error_of, schedule_args
 
 
 def names(response: Any) -> Any:

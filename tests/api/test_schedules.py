@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, ROLE, error_of, schedule_args
-
-ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
-NOW = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
+from tests.constants import QUEUE, ROLE, SCHEDULE_ARN, T0
+from tests.helpers import error_of, schedule_args
 
 
 def test_create_returns_the_schedule_arn_with_the_default_group(client: Any) -> None:
-    assert client.create_schedule(**schedule_args())["ScheduleArn"] == ARN
+    assert client.create_schedule(**schedule_args())["ScheduleArn"] == SCHEDULE_ARN
 
 
 def test_create_in_a_named_group(client: Any) -> None:
@@ -29,11 +26,11 @@ def test_get_fills_the_defaults(emu: Emulator, raw: Any, client: Any) -> None:
     client.create_schedule(**schedule_args())
     assert raw("GET", "/schedules/s1").json == {
         "ActionAfterCompletion": "NONE",
-        "Arn": ARN,
-        "CreationDate": 1772352000.0,
+        "Arn": SCHEDULE_ARN,
+        "CreationDate": T0.timestamp(),
         "FlexibleTimeWindow": {"Mode": "OFF"},
         "GroupName": "default",
-        "LastModificationDate": 1772352000.0,
+        "LastModificationDate": T0.timestamp(),
         "Name": "s1",
         "ScheduleExpression": "rate(5 minutes)",
         "ScheduleExpressionTimezone": "UTC",
@@ -49,13 +46,13 @@ def test_get_fills_the_defaults(emu: Emulator, raw: Any, client: Any) -> None:
 def test_get_through_boto3_gives_datetimes_from_the_virtual_clock(client: Any) -> None:
     client.create_schedule(**schedule_args())
     got = client.get_schedule(Name="s1")
-    assert got["CreationDate"] == NOW
-    assert got["LastModificationDate"] == NOW
+    assert got["CreationDate"] == T0
+    assert got["LastModificationDate"] == T0
 
 
 def test_every_member_round_trips(client: Any) -> None:
-    start = NOW + timedelta(hours=1)
-    end = NOW + timedelta(days=30)
+    start = T0 + timedelta(hours=1)
+    end = T0 + timedelta(days=30)
     target = {
         "Arn": QUEUE,
         "RoleArn": ROLE,
@@ -201,7 +198,7 @@ def test_off_with_window(client: Any) -> None:
 def test_start_date_not_before_end_date(client: Any) -> None:
     with pytest.raises(client.exceptions.ValidationException) as excinfo:
         client.create_schedule(
-            **schedule_args(StartDate=NOW + timedelta(days=2), EndDate=NOW + timedelta(days=1))
+            **schedule_args(StartDate=T0 + timedelta(days=2), EndDate=T0 + timedelta(days=1))
         )
     assert error_of(excinfo)["message"] == (
         "The StartDate you specify must come before the EndDate."
@@ -209,33 +206,33 @@ def test_start_date_not_before_end_date(client: Any) -> None:
 
 
 def test_equal_start_and_end_dates_are_rejected(client: Any) -> None:
-    when = NOW + timedelta(days=1)
+    when = T0 + timedelta(days=1)
     with pytest.raises(client.exceptions.ValidationException):
         client.create_schedule(**schedule_args(StartDate=when, EndDate=when))
 
 
 def test_recurring_start_date_more_than_five_minutes_ago(client: Any) -> None:
     with pytest.raises(client.exceptions.ValidationException) as excinfo:
-        client.create_schedule(**schedule_args(StartDate=NOW - timedelta(minutes=5, seconds=1)))
+        client.create_schedule(**schedule_args(StartDate=T0 - timedelta(minutes=5, seconds=1)))
     assert error_of(excinfo)["message"] == (
         "The StartDate you specify cannot be earlier than 5 minutes ago."
     )
 
 
 def test_recurring_start_date_exactly_five_minutes_ago_is_accepted(client: Any) -> None:
-    client.create_schedule(**schedule_args(StartDate=NOW - timedelta(minutes=5)))
+    client.create_schedule(**schedule_args(StartDate=T0 - timedelta(minutes=5)))
 
 
 def test_five_minute_rule_follows_the_virtual_clock(emu: Emulator, client: Any) -> None:
     emu.clock.advance(days=1)
     with pytest.raises(client.exceptions.ValidationException):
-        client.create_schedule(**schedule_args(StartDate=NOW))
+        client.create_schedule(**schedule_args(StartDate=T0))
 
 
 def test_one_time_schedule_may_have_a_past_start_date(client: Any) -> None:
     client.create_schedule(
         **schedule_args(
-            ScheduleExpression="at(2026-04-01T00:00:00)", StartDate=NOW - timedelta(days=9)
+            ScheduleExpression="at(2026-04-01T00:00:00)", StartDate=T0 - timedelta(days=9)
         )
     )
 
@@ -324,7 +321,7 @@ def test_update_replaces_the_whole_schedule(emu: Emulator, client: Any) -> None:
             ActionAfterCompletion="DELETE",
             Description="first",
             ScheduleExpressionTimezone="Europe/Paris",
-            EndDate=NOW + timedelta(days=3),
+            EndDate=T0 + timedelta(days=3),
         )
     )
     emu.clock.advance(minutes=10)
@@ -340,8 +337,8 @@ def test_update_replaces_the_whole_schedule(emu: Emulator, client: Any) -> None:
         "RoleArn": ROLE,
         "RetryPolicy": {"MaximumEventAgeInSeconds": 86400, "MaximumRetryAttempts": 185},
     }
-    assert got["CreationDate"] == NOW
-    assert got["LastModificationDate"] == NOW + timedelta(minutes=10)
+    assert got["CreationDate"] == T0
+    assert got["LastModificationDate"] == T0 + timedelta(minutes=10)
 
 
 def test_update_without_a_clock_move_keeps_both_dates_equal(client: Any) -> None:
@@ -408,7 +405,7 @@ def test_delete_in_a_missing_group(client: Any) -> None:
 def test_recreating_a_deleted_schedule_works(client: Any) -> None:
     client.create_schedule(**schedule_args())
     client.delete_schedule(Name="s1")
-    assert client.create_schedule(**schedule_args())["ScheduleArn"] == ARN
+    assert client.create_schedule(**schedule_args())["ScheduleArn"] == SCHEDULE_ARN
 
 
 def test_schedule_quota() -> None:
@@ -428,7 +425,7 @@ def test_schedule_quota() -> None:
 def test_update_keeps_a_start_date_older_than_five_minutes_when_unchanged(
     emu: Emulator, client: Any
 ) -> None:
-    start = NOW + timedelta(minutes=1)
+    start = T0 + timedelta(minutes=1)
     client.create_schedule(**schedule_args(StartDate=start))
     emu.clock.advance(hours=1)
     # AWS advises copying GetSchedule's answer into UpdateSchedule.

@@ -19,14 +19,15 @@ from freezegun import freeze_time
 
 from pytest_schedemu import Emulator
 
-START = "2026-03-01T08:00:00Z"
+#: When requests are signed and the clock starts: the stamps the messages show count from it.
+SIGNED_AT = "2026-03-01T08:00:00Z"
 CREDENTIALS = {"AKIDGOOD": "secret-good", "111122223333": "secret-other"}
 
 
 @pytest.fixture(params=["http", "inprocess"])
 def signed(request: pytest.FixtureRequest) -> Iterator[Emulator]:
     with Emulator(
-        start=START,
+        start=SIGNED_AT,
         transport=request.param,
         verify_signatures=True,
         credentials=CREDENTIALS,
@@ -44,7 +45,7 @@ def error(excinfo: Any) -> tuple[str, int, str]:
 
 
 def test_signed_requests_from_known_keys_pass(signed: Emulator, plain_client: Any) -> None:
-    with freeze_time(START):
+    with freeze_time(SIGNED_AT):
         signed.client().create_schedule_group(Name="g")
         other = plain_client(signed, "111122223333", "secret-other")
         assert other.create_schedule_group(Name="g")["ScheduleGroupArn"].split(":")[4] == (
@@ -56,7 +57,7 @@ def test_signed_requests_from_known_keys_pass(signed: Emulator, plain_client: An
 
 
 def test_unknown_key_is_unrecognized(signed: Emulator, plain_client: Any) -> None:
-    with freeze_time(START), pytest.raises(Exception) as excinfo:
+    with freeze_time(SIGNED_AT), pytest.raises(Exception) as excinfo:
         plain_client(signed, "AKIDUNKNOWN", "whatever").list_schedules()
     assert error(excinfo) == (
         "UnrecognizedClientException",
@@ -66,7 +67,7 @@ def test_unknown_key_is_unrecognized(signed: Emulator, plain_client: Any) -> Non
 
 
 def test_wrong_secret_is_an_invalid_signature(signed: Emulator, plain_client: Any) -> None:
-    with freeze_time(START), pytest.raises(Exception) as excinfo:
+    with freeze_time(SIGNED_AT), pytest.raises(Exception) as excinfo:
         plain_client(signed, "AKIDGOOD", "not-the-secret").list_schedules()
     code, status, message = error(excinfo)
     assert (code, status) == ("InvalidSignatureException", 403)
@@ -80,7 +81,7 @@ def test_tampered_body_is_an_invalid_signature(signed: Emulator, plain_client: A
         request.body = request.body.replace(b"g1", b"g2")
 
     client.meta.events.register_last("before-send.scheduler", tamper)
-    with freeze_time(START), pytest.raises(Exception) as excinfo:
+    with freeze_time(SIGNED_AT), pytest.raises(Exception) as excinfo:
         client.create_schedule_group(Name="g1", Tags=[{"Key": "k", "Value": "g1"}])
     assert error(excinfo)[0] == "InvalidSignatureException"
 
@@ -120,7 +121,7 @@ def test_unsigned_request_is_refused(signed: Emulator) -> None:
 
 
 def test_signatures_are_not_checked_by_default(plain_client: Any) -> None:
-    with Emulator(start=START) as emu:
+    with Emulator(start=SIGNED_AT) as emu:
         now = datetime(2001, 1, 1, tzinfo=timezone.utc)
         with freeze_time(now):
             plain_client(emu, "anything", "anything").list_schedules()
@@ -141,13 +142,13 @@ SCOPE = f"AKIDGOOD/{DATE}/us-east-1/scheduler/aws4_request"
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Emulator]:
-    with Emulator(start=START, verify_signatures=True, credentials=CREDENTIALS) as emu:
+    with Emulator(start=SIGNED_AT, verify_signatures=True, credentials=CREDENTIALS) as emu:
         yield emu
 
 
 @pytest.fixture
 def http_signed(served: Emulator) -> Emulator:
-    served.reset(start=START)
+    served.reset(start=SIGNED_AT)
     return served
 
 
@@ -176,7 +177,7 @@ def signed_headers(
 ) -> dict[str, str]:
     """The headers of a request signed the documented way, with botocore's SigV4Auth."""
     request = AWSRequest(method=method, url=emu.endpoint_url + path, data=body, headers=headers)
-    with freeze_time(START):
+    with freeze_time(SIGNED_AT):
         SigV4Auth(Credentials("AKIDGOOD", secret), service, "us-east-1").add_auth(request)
     return dict(request.prepare().headers.items())
 
@@ -334,7 +335,7 @@ def test_a_payload_left_out_of_the_signature_is_refused(http_signed: Emulator, v
         f"x-amz-content-sha256 '{value}' is not supported by this service: sign the request "
         "body and send its SHA-256 as lowercase hex, or leave the header out.",
     )
-    with freeze_time(START):
+    with freeze_time(SIGNED_AT):
         names = [g["Name"] for g in http_signed.client().list_schedule_groups()["ScheduleGroups"]]
     assert names == ["default"]
 
@@ -394,7 +395,7 @@ def test_curl_signs_requests_the_emulator_accepts() -> None:
 
 
 def test_auth_errors_can_be_injected(plain_client: Any) -> None:
-    with Emulator(start=START) as emu:
+    with Emulator(start=SIGNED_AT) as emu:
         emu.inject_api_error(code="UnrecognizedClientException", message="expired")
         with pytest.raises(Exception) as excinfo:
             plain_client(emu).list_schedules()

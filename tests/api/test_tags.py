@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import error_of
+from tests.helpers import error_of
 
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule-group/g"
 

@@ -7,7 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from .conftest import QUEUE, ROLE, error_of, schedule_args
+from tests.constants import QUEUE, ROLE
+from tests.helpers import error_of, schedule_args
 
 NAME_PATTERN = "^[0-9a-zA-Z-_.]+$"
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import ROLE, schedule_args
+from tests.constants import ROLE
+from tests.helpers import schedule_args
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 
@@ -215,7 +215,7 @@ def test_internal_error_is_a_json_500_and_is_recorded(
     def broken(call: Any, params: Any) -> Any:
         raise RuntimeError("bug in handler")
 
-    monkeypatch.setitem(emu._app.operations.handlers, "ListScheduleGroups", broken)
+    monkeypatch.setitem(emu.debug.operation_handlers, "ListScheduleGroups", broken)
     response = raw("GET", "/schedule-groups")
     assert response.status == 500
     assert response.json == {
@@ -232,7 +232,7 @@ def test_internal_error_is_a_json_500_and_is_recorded(
 def test_reset_clears_recorded_server_errors(
     emu: Emulator, raw: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(emu._app.operations.handlers, "ListScheduleGroups", None)
+    monkeypatch.setitem(emu.debug.operation_handlers, "ListScheduleGroups", None)
     raw("GET", "/schedule-groups")
     assert emu.server_errors
     emu.reset()

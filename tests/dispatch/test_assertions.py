@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import DLQ, FUNCTION, QUEUE, create
+from tests.constants import DLQ, FUNCTION, QUEUE
+from tests.helpers import create
 
 AT = "at(2026-03-01T10:00:00)"
 

@@ -9,9 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_schedemu import Emulator
+from tests.constants import FUNCTION, QUEUE, ROLE
+from tests.helpers import examples
 
-ROLE = "arn:aws:iam::123456789012:role/r"
-START = datetime(2026, 3, 7, 20, 0, tzinfo=timezone.utc)
+#: Eleven hours before New York's clocks go forward (8 March, 07:00 UTC): the stretches
+#: played cross the gap.
+EVE_OF_THE_CLOCK_CHANGE = datetime(2026, 3, 7, 20, 0, tzinfo=timezone.utc)
 
 EXPRESSIONS = st.sampled_from(
     [
@@ -38,12 +41,7 @@ SCHEDULE = st.fixed_dictionaries(
         "start_after": st.sampled_from([None, 0, 3600, 86400]),
         "end_after": st.sampled_from([None, 7200, 172800]),
         "created_after": st.integers(0, 7200),
-        "target": st.sampled_from(
-            [
-                "arn:aws:sqs:us-east-1:123456789012:q",
-                "arn:aws:lambda:us-east-1:123456789012:function:f",
-            ]
-        ),
+        "target": st.sampled_from([QUEUE, FUNCTION]),
     }
 )
 SCENARIO = st.tuples(
@@ -53,12 +51,14 @@ SCENARIO = st.tuples(
 
 
 def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
-    with Emulator(start=START, transport="inprocess") as emu:
-        emu._dispatcher.bulk_min_span = 0 if bulk else None
+    with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
+        emu.debug.play_in_bulk_from(0 if bulk else None)
         client = emu.client()
         for index, spec in enumerate(sorted(schedules, key=lambda s: s["created_after"])):
             target = emu.clock.now().replace(tzinfo=timezone.utc)
-            emu.clock.move_to(max(target, START + timedelta(seconds=spec["created_after"])))
+            emu.clock.move_to(
+                max(target, EVE_OF_THE_CLOCK_CHANGE + timedelta(seconds=spec["created_after"]))
+            )
             now = emu.clock.now()
             args: dict[str, Any] = {
                 "Name": f"s{index}",
@@ -99,12 +99,13 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
         # What is still queued must play out the same way too.
         emu.clock.advance(hours=6)
         after = [(a.schedule_arn, a.scheduled_time, a.attempted_at) for a in emu.attempts()]
-        return records, executions, upcoming, after, emu._dispatcher.bulk_runs
+        return records, executions, upcoming, after, emu.debug.bulk_runs
 
 
+# Each example plays two multi-day scenarios, a second's work: a tenth of the profile's
+# number of examples.
 @settings(
-    max_examples=60,
-    deadline=None,
+    max_examples=examples(0.1),
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
@@ -128,7 +129,7 @@ def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
             "start_after": None,
             "end_after": None,
             "created_after": 0,
-            "target": "arn:aws:sqs:us-east-1:123456789012:q",
+            "target": QUEUE,
         }
     ]
     *bulk, runs = play(schedules, [86400], bulk=True)
@@ -138,15 +139,15 @@ def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
 
 
 def test_failures_keep_the_stretch_item_by_item() -> None:
-    with Emulator(start=START, transport="inprocess") as emu:
-        emu._dispatcher.bulk_min_span = 0
-        emu.target("arn:aws:sqs:us-east-1:123456789012:q").fail(times=1)
+    with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
+        emu.debug.play_in_bulk_from(0)
+        emu.target(QUEUE).fail(times=1)
         emu.client().create_schedule(
             Name="s",
             ScheduleExpression="rate(1 hour)",
             FlexibleTimeWindow={"Mode": "OFF"},
-            Target={"Arn": "arn:aws:sqs:us-east-1:123456789012:q", "RoleArn": ROLE},
+            Target={"Arn": QUEUE, "RoleArn": ROLE},
         )
         emu.clock.advance(days=1)
-        assert emu._dispatcher.bulk_runs == 0
+        assert emu.debug.bulk_runs == 0
         assert [a.attempt_number for a in emu.attempts()[:2]] == [1, 2]

@@ -8,10 +8,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import create
-
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+from tests.constants import T0
+from tests.helpers import create
 
 
 def test_now_is_the_start(emu: Emulator) -> None:

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import DLQ, QUEUE, create
+from tests.constants import DLQ, QUEUE
+from tests.helpers import create
 
 AT = "at(2026-03-01T10:00:00)"
 UNIVERSAL = "arn:aws:scheduler:::aws-sdk:sqs:sendMessage"

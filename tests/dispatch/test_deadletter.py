@@ -11,10 +11,9 @@ from pytest_schedemu.dispatch.deadletter import (
     DeadLetterMessage,
     build_dead_letter,
 )
+from tests.constants import QUEUE, SCHEDULE_ARN
 
-SCHEDULE = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
-BODY = '{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/q","MessageBody":"hi"}'
+BODY = '{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/queue","MessageBody":"hi"}'
 
 
 def letter(
@@ -29,7 +28,7 @@ def letter(
         "execution_id": "3deb500655068611",
         "retry_attempts": 1,
         "scheduled_time": 1893456000,
-        "schedule_arn": SCHEDULE,
+        "schedule_arn": SCHEDULE_ARN,
         "target_arn": QUEUE,
     }
     facts.update(overrides)
@@ -58,7 +57,7 @@ def test_attributes_after_retries_ran_out() -> None:
         ("IS_PAYLOAD_TRUNCATED", "false"),
         ("RETRY_ATTEMPTS", "1"),
         ("SCHEDULED_TIME", "2030-01-01T00:00:00Z"),
-        ("SCHEDULE_ARN", SCHEDULE),
+        ("SCHEDULE_ARN", SCHEDULE_ARN),
         ("TARGET_ARN", QUEUE),
     ]
 

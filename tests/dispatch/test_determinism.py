@@ -7,8 +7,8 @@ from typing import Any
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.api.control import to_json
+from tests.constants import ROLE
 
-ROLE = "arn:aws:iam::123456789012:role/r"
 TARGETS = [
     "arn:aws:sqs:us-east-1:123456789012:q",
     "arn:aws:lambda:us-east-1:123456789012:function:f",

@@ -12,9 +12,8 @@ from moto import mock_aws
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.wire.server import ServerThread
+from tests.constants import ACCOUNT, ROLE
 
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-ACCOUNT = "123456789012"
 AT = "at(2026-03-01T10:00:00)"
 
 

@@ -4,31 +4,22 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.error
 import urllib.request
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
 from pytest_schedemu import DeliveryError, Emulator, HandlerError
+from tests.constants import DLQ, QUEUE, T0
+from tests.helpers import create, wait_for
 
-from .conftest import DLQ, QUEUE, create
-
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
 
 
 def buggy(attempt: Any) -> None:
     attempt.schedule_name.append("!")
-
-
-def wait_for(condition: Callable[[], Any], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
 
 
 def test_a_name_error_stops_the_move_and_names_target_schedule_attempt_and_time(

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import DLQ, FUNCTION, QUEUE, create
+from tests.constants import DLQ, FUNCTION, QUEUE
+from tests.helpers import create
 
 
 def test_filters(emu: Emulator, client: Any) -> None:

@@ -6,10 +6,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, ROLE, create
-
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+from tests.constants import QUEUE, ROLE, T0
+from tests.helpers import create
 
 
 def times(emu: Emulator, **filters: Any) -> list[datetime]:

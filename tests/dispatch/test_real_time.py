@@ -10,8 +10,7 @@ import pytest
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.errors import ClockError
-
-from .conftest import QUEUE, ROLE
+from tests.constants import QUEUE, ROLE
 
 
 def at_expression(when: datetime) -> str:

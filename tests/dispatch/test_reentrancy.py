@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any, Callable
 
 import pytest
 
 from pytest_schedemu import ClockError, Emulator, HandlerError
-
-from .conftest import QUEUE, create
-
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+from tests.constants import QUEUE, T0
+from tests.helpers import create
 
 
 def handled_by(emu: Emulator, client: Any, action: Callable[[Any], Any]) -> list[Any]:

@@ -8,10 +8,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import DeliveryError, Emulator
-
-from .conftest import DLQ, FUNCTION, QUEUE, ROLE, create
-
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE, T0
+from tests.helpers import create
 
 
 def offsets(emu: Emulator) -> list[int]:

@@ -8,17 +8,10 @@ import urllib.request
 from typing import Any
 
 from pytest_schedemu import Emulator
-
-from .conftest import QUEUE, create
+from tests.constants import QUEUE
+from tests.helpers import create, wait_for
 
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
-
-
-def wait_for(condition: Any, seconds: float = 5) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
 
 
 def test_a_target_that_never_answers_does_not_hold_the_stop() -> None:
@@ -52,7 +45,7 @@ def test_deliveries_queued_but_not_started_do_not_run_after_the_stop() -> None:
         wait_for(lambda: calls)
         # b and c are handed to the busy worker's queue (until then they are only due, and
         # stay pending, not "not delivered"); on a loaded machine that can take a moment.
-        wait_for(lambda: emu._real_time is not None and emu._real_time._jobs.qsize() == 2)
+        wait_for(lambda: emu.debug.real_time_backlog() == 2)
         emu.stop()
         release.set()
         time.sleep(0.2)

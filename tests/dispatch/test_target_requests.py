@@ -8,10 +8,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytest_schedemu import Emulator
+from tests.constants import FUNCTION, QUEUE, ROLE, SCHEDULE_ARN
+from tests.helpers import create
 
-from .conftest import FUNCTION, QUEUE, ROLE, create
-
-ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 AT = "at(2030-01-01T00:00:00)"
 
 
@@ -28,7 +27,7 @@ def test_default_event_when_input_is_absent(emu: Emulator, client: Any) -> None:
         '{"version":"0","id":"6ff6d890-44bb-5beb-a745-9b1db3372d47",'
         '"detail-type":"Scheduled Event","source":"aws.scheduler",'
         '"account":"123456789012","time":"2030-01-01T00:00:00Z","region":"us-east-1",'
-        f'"resources":["{ARN}"],"detail":"{{}}"}}'
+        f'"resources":["{SCHEDULE_ARN}"],"detail":"{{}}"}}'
     )
     assert attempt.payload["detail"] == "{}"
     assert attempt.request == {
@@ -62,7 +61,7 @@ def test_context_attributes_are_substituted_per_attempt(emu: Emulator, client: A
     emu.clock.move_to("2030-01-01T00:05:00Z")
     first, second = emu.attempts()
     assert second.payload == {
-        "arn": ARN,
+        "arn": SCHEDULE_ARN,
         "at": "2030-01-01T00:00:00Z",
         "id": "3deb500655068611",
         "n": 2,
@@ -137,7 +136,7 @@ def test_eventbridge_request(emu: Emulator, client: Any) -> None:
                 "DetailType": "Reminder",
                 "Detail": '{"k":"v"}',
                 "EventBusName": bus,
-                "Resources": [ARN],
+                "Resources": [SCHEDULE_ARN],
             }
         ]
     }
@@ -256,7 +255,7 @@ def test_generic_target_is_recorded(emu: Emulator, client: Any) -> None:
 def test_attempt_record_fields(emu: Emulator, client: Any) -> None:
     create(client, expression=AT, target={"Input": "x"})
     attempt = only_attempt(emu)
-    assert attempt.schedule_arn == ARN
+    assert attempt.schedule_arn == SCHEDULE_ARN
     assert attempt.target_arn == QUEUE
     assert attempt.scheduled_time == datetime(2030, 1, 1, tzinfo=timezone.utc)
     assert attempt.attempted_at == datetime(2030, 1, 1, tzinfo=timezone.utc)

@@ -55,9 +55,8 @@ _LENGTHS = st.integers(0, 2 * 86400)
 # Dense cases fire on most days; the others exercise every field.
 _CASES = st.one_of(cron_cases(dense=True), cron_cases())
 
+# As many examples as the Hypothesis profile says (tests/conftest.py), the same ones each run.
 _SETTINGS = settings(
-    max_examples=250,
-    deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=list(HealthCheck),
@@ -70,7 +69,7 @@ def parsed(case: Case) -> CronExpression:
     return expression
 
 
-@settings(_SETTINGS, max_examples=400)
+@_SETTINGS
 @given(_CASES, _ZONES_AND_STARTS, st.booleans(), _LENGTHS, _LENGTHS)
 def test_between_finds_exactly_the_brute_force_occurrences(
     case: Case, zone_and_start: tuple[str, int], near_one: bool, lead: int, length: int

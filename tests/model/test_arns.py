@@ -5,7 +5,7 @@ names."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_schedemu.model.arns import (
@@ -16,6 +16,7 @@ from pytest_schedemu.model.arns import (
     schedule_group_arn,
     scheduler_arn,
 )
+from tests.constants import ACCOUNT
 
 PARTITIONS = (
     "aws",
@@ -27,7 +28,6 @@ PARTITIONS = (
     "aws-iso-f",
     "aws-eusc",
 )
-ACCOUNT = "123456789012"
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/billing/nightly"
 GROUP_ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule-group/billing"
 
@@ -54,7 +54,6 @@ _REGIONS = st.text(_LETTERS + "0123456789-", min_size=1, max_size=20)
 _ACCOUNTS = st.text("0123456789", min_size=12, max_size=12)
 
 
-@settings(max_examples=150)
 @given(
     partition=st.sampled_from(PARTITIONS),
     region=_REGIONS,

@@ -12,7 +12,9 @@ import pytest
 
 from pytest_schedemu import DeliveryError, Emulator
 from pytest_schedemu.cli import main
-from tests.persistence.conftest import DLQ, FUNCTION, QUEUE, ROLE, Lives, create, records
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE
+from tests.helpers import create
+from tests.persistence.lives import Lives, records
 
 
 def busy_state(emu: Emulator) -> None:

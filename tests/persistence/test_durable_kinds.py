@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from pytest_schedemu import Emulator, StateError
-from tests.persistence.conftest import QUEUE, START, Lives, create
+from tests.constants import QUEUE, START
+from tests.helpers import create
+from tests.persistence.lives import Lives
 
 
 def test_an_idempotency_token_answers_the_same_after_a_restart(lives: Lives) -> None:
@@ -94,7 +96,7 @@ def test_without_a_state_path_nothing_is_written(
     with Emulator(start=START, transport="inprocess") as emu:
         create(emu.client())
         emu.clock.advance(hours=1)
-        assert emu._store.journal is None and emu._history.sink is None
+        assert not emu.debug.writes_state
     assert list(tmp_path.iterdir()) == []
 
 

@@ -16,7 +16,9 @@ from typing import Any
 from pytest_schedemu import Emulator, Outcome
 from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest
 from pytest_schedemu.formats.times import to_utc
-from tests.persistence.conftest import DLQ, FUNCTION, QUEUE, START, crash_copy, create
+from tests.constants import DLQ, FUNCTION, QUEUE, START
+from tests.helpers import create
+from tests.persistence.lives import crash_copy
 
 END = "2026-03-01T16:00:00Z"
 

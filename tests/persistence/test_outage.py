@@ -12,20 +12,14 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.formats.times import wall_clock_now, ztime
-from tests.persistence.conftest import FUNCTION, QUEUE, create
+from tests.constants import FUNCTION, QUEUE
+from tests.helpers import create, wait_for
 
 OUTAGE = timedelta(seconds=330)
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def minutes(values: list[Any], since: Any) -> list[int]:

@@ -14,7 +14,9 @@ from typing import Any, Callable
 import pytest
 
 from pytest_schedemu import Emulator
-from tests.persistence.conftest import DLQ, FUNCTION, QUEUE, ROLE, START, Lives, create, records
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE, START
+from tests.helpers import create
+from tests.persistence.lives import Lives, records
 
 Step = Callable[[Emulator], None]
 OTHER_ACCOUNT = "111122223333"

@@ -11,7 +11,9 @@ import pytest
 
 from pytest_schedemu import Emulator, StateError
 from pytest_schedemu.persistence import schema
-from tests.persistence.conftest import START, Lives, create
+from tests.constants import START
+from tests.helpers import create
+from tests.persistence.lives import Lives
 
 
 def refused(path: Path, match: str) -> None:

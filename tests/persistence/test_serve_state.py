@@ -8,7 +8,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from pytest_schedemu.formats.times import wall_clock_now, ztime
-from tests.persistence.conftest import FUNCTION, QUEUE, create
+from tests.constants import FUNCTION, QUEUE
+from tests.helpers import create
 from tests.persistence.serving import Service
 
 

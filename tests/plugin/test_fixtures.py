@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.constants import QUEUE, ROLE
+
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-ROLE = "arn:aws:iam::123456789012:role/r"
-
+# The head of a user's test file, which names its queue and role itself.
 COMMON = f'''
 QUEUE = "{QUEUE}"
 ROLE = "{ROLE}"
@@ -208,13 +208,13 @@ def broken(call, params):
     raise RuntimeError("handler bug")
 
 def test_crash(schedemu, monkeypatch):
-    monkeypatch.setitem(schedemu._app.operations.handlers, "ListSchedules", broken)
+    monkeypatch.setitem(schedemu.debug.operation_handlers, "ListSchedules", broken)
     with pytest.raises(Exception):
         schedemu.client().list_schedules()
 
 @pytest.mark.schedemu(allow_server_errors=True)
 def test_allowed(schedemu, monkeypatch):
-    monkeypatch.setitem(schedemu._app.operations.handlers, "ListSchedules", broken)
+    monkeypatch.setitem(schedemu.debug.operation_handlers, "ListSchedules", broken)
     with pytest.raises(Exception):
         schedemu.client().list_schedules()
 """

@@ -19,11 +19,10 @@ from botocore.signers import RequestSigner
 from pytest_schedemu import Emulator
 from pytest_schedemu.wire.intercept import Interception, interception
 from pytest_schedemu.wire.transport import ANSWERED_HOST, answer_in_process
+from tests.constants import QUEUE, ROLE
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
-ROLE = "arn:aws:iam::123456789012:role/r"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
 TARGET = {"Arn": QUEUE, "RoleArn": ROLE}
 SCHEDULE = {"ScheduleExpression": "rate(1 hour)", "FlexibleTimeWindow": {"Mode": "OFF"}}
 NO_RETRIES = Config(retries={"total_max_attempts": 1, "mode": "standard"})
@@ -148,7 +147,7 @@ def test_emulator_in_process_client_is_answered_once(
     schedemu: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    handlers = schedemu._app.operations.handlers
+    handlers = schedemu.debug.operation_handlers
     list_schedules = handlers["ListSchedules"]
 
     def counted(*args: Any) -> Any:

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
+from tests.constants import FUNCTION
+
 from .test_fixtures import COMMON
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
 
 
 def test_a_rule_on_a_target_nothing_attempts_fails_the_test(pytester: pytest.Pytester) -> None:

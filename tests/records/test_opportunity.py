@@ -9,8 +9,8 @@ import pytest
 from pytest_schedemu import DeliveryAssertionError, Emulator
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
-
-from .conftest import DLQ, FUNCTION, QUEUE, create
+from tests.constants import DLQ, FUNCTION, QUEUE
+from tests.helpers import create
 
 AT = "at(2026-03-01T10:00:00)"
 LATER = "at(2026-03-01T12:00:00)"

@@ -12,8 +12,8 @@ from typing import Any
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.records import Activity, Attempt, DeadLetter, Execution
-
-from .conftest import DLQ, FUNCTION, START, create
+from tests.constants import DLQ, FUNCTION, START
+from tests.helpers import create
 
 
 def play(emu: Emulator) -> None:

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-from .conftest import create
+from tests.helpers import create
 
 
 def in_group(client: Any, group: str, name: str = "s", expression: str = "rate(1 hour)") -> None:

@@ -11,20 +11,18 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-ROLE = "arn:aws:iam::123456789012:role/r"
+from tests.constants import QUEUE, ROLE, START
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Emulator]:
-    with Emulator(start="2026-03-01T10:00:00Z", transport="http") as emu:
+    with Emulator(start=START, transport="http") as emu:
         yield emu
 
 
 @pytest.fixture
 def emu(served: Emulator) -> Emulator:
-    served.reset(start="2026-03-01T10:00:00Z")
+    served.reset(start=START)
     return served
 
 
@@ -142,7 +140,7 @@ def test_lists_come_in_pages_that_never_repeat_or_skip(emu: Emulator) -> None:
 
 def test_max_records_bounds_dead_letters_and_activity_too() -> None:
     dlq = "arn:aws:sqs:us-east-1:123456789012:dlq"
-    with Emulator(start="2026-03-01T10:00:00Z", max_records=50) as emu:
+    with Emulator(start=START, max_records=50) as emu:
         emu.target(QUEUE).fail(retryable=False)
         emu.client().create_schedule(
             Name="s",

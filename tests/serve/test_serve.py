@@ -18,8 +18,7 @@ import boto3
 import pytest
 from botocore.config import Config
 
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-ROLE = "arn:aws:iam::123456789012:role/r"
+from tests.constants import QUEUE, ROLE
 
 
 def free_port() -> int:

@@ -10,10 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator, Settings
-
-START = "2026-03-01T08:00:00Z"
-ROLE = "arn:aws:iam::123456789012:role/r"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
+from tests.constants import QUEUE, ROLE, START
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_schedemu.formats.times import EPOCH
@@ -19,8 +19,8 @@ from pytest_schedemu.model.resources import (
     Target,
 )
 from pytest_schedemu.state.partition import RegionState
+from tests.constants import ACCOUNT
 
-ACCOUNT = "123456789012"
 REGION = "eu-west-1"
 
 
@@ -114,7 +114,6 @@ CHANGES = st.lists(
 )
 
 
-@settings(max_examples=150)
 @given(changes=CHANGES, limit=st.integers(1, 4))
 def test_the_keys_stay_in_order_through_any_changes(
     changes: list[tuple[str, str, str]], limit: int

@@ -38,8 +38,8 @@ SCRIPT = textwrap.dedent(
         for index in range(2000, 102000):
             cycle(index)
         gc.collect()
-        planner = emu._dispatcher.planner
-        print(start, rss(), len(planner.queue), len(planner.plans), len(emu.schedules()))
+        planned = len(emu.debug.planned_schedules())
+        print(start, rss(), emu.debug.queued_items(), planned, len(emu.schedules()))
     """
 )
 

@@ -18,17 +18,15 @@ import pytest
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.model.resources import Schedule
+from tests.constants import QUEUE, ROLE, T0
 
 pytestmark = pytest.mark.stress
 
-START = datetime(2026, 3, 2, tzinfo=timezone.utc)
 WEEK = 7 * 86400
 STEP = 300
 OPERATIONS_PER_STEP = 8
 NAMES = [f"s{i}" for i in range(40)]
 RATES = (1, 5, 15, 60)
-ROLE = "arn:aws:iam::123456789012:role/r"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -40,10 +38,10 @@ class Recorder:
     """Wraps the store's observer to log each change with the virtual time it took effect."""
 
     def __init__(self, emu: Emulator) -> None:
-        self.inner = emu._store.observer
+        self.inner = emu.debug.store_observer
         self.clock = emu.clock
         self.log: list[tuple[str, int, float, Schedule]] = []
-        emu._store.observer = self
+        emu.debug.store_observer = self
 
     def schedule_saved(self, schedule: Schedule, previous: Schedule | None) -> None:
         self.log.append(("saved", schedule.incarnation, epoch(self.clock.now()), schedule))
@@ -90,7 +88,7 @@ def worker(client: Any, seed: int, stop: threading.Event, counts: dict[str, int]
 def test_a_week_of_concurrent_changes_keeps_every_invariant(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with Emulator(start=START, transport="http") as emu:
+    with Emulator(start=T0, transport="http") as emu:
         recorder = Recorder(emu)
         clients = [emu.client()] + [emu.client(region_name="us-east-1") for _ in range(3)]
         emu.use_transport("inprocess")

@@ -167,7 +167,7 @@ def send(
     content_type: str = "application/json",
 ) -> None:
     emu, connection = target
-    before = emu._store.snapshot()
+    before = emu.debug.state_snapshot()
     headers = {"Content-Type": content_type} if content_type else {}
     try:
         connection.request(method, path, body=body or None, headers=headers)
@@ -179,7 +179,7 @@ def send(
     except (http.client.HTTPException, OSError):
         # The server hung up on a request line it could not read: nothing reached the API.
         connection.close()
-        assert emu._store.snapshot() == before
+        assert emu.debug.state_snapshot() == before
         return
     data = response.read()
     status = response.status
@@ -195,7 +195,7 @@ def send(
     assert set(document) == {"Message", "__type"}, document
     assert document["__type"] in ALLOWED_ERRORS, document
     assert response.getheader("x-amzn-ErrorType") == document["__type"]
-    assert emu._store.snapshot() == before, (method, path, document)
+    assert emu.debug.state_snapshot() == before, (method, path, document)
 
 
 FUZZ = settings(
@@ -276,7 +276,7 @@ def test_model_generated_calls_through_boto3(
     @given(boto3_arguments(operation))
     def run(arguments: dict[str, Any]) -> None:
         CASES[f"{operation} (boto3)"] += 1
-        before = emu._store.snapshot()
+        before = emu.debug.state_snapshot()
         sent.clear()
         try:
             method(**arguments)
@@ -286,13 +286,13 @@ def test_model_generated_calls_through_boto3(
             assert code in ALLOWED_ERRORS, error
             if code in MODELLED_ERRORS:
                 assert type(error) is getattr(lax_client.exceptions, code)
-            assert emu._store.snapshot() == before, (operation, arguments, code)
+            assert emu.debug.state_snapshot() == before, (operation, arguments, code)
         except Exception:
             # botocore could not serialize the arguments (a missing label, a timestamp
             # it cannot convert…): that is fine only if nothing was sent.
             assert not sent
             CASES["refused by boto3"] += 1
-            assert emu._store.snapshot() == before
+            assert emu.debug.state_snapshot() == before
         assert emu.server_errors == []
 
     run()

@@ -29,18 +29,16 @@ from typing import Any
 import botocore.exceptions
 import pytest
 
+from tests.constants import QUEUE, ROLE, START
 from tests.persistence.serving import Service
 
 pytestmark = pytest.mark.stress
 
-START = "2026-03-02T00:00:00Z"
 KILLS = 22
 WORKERS = 4
 NAMES_PER_WORKER = 10
 RATES = (1, 5, 15, 60)
-ROLE = "arn:aws:iam::123456789012:role/r"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:always-fails"
+FAILING_FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:always-fails"
 SENTINELS = {"sentinel-1": 1, "sentinel-7": 7, "sentinel-60": 60}
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -203,7 +201,7 @@ def test_a_service_killed_at_random_moments_loses_and_repeats_nothing(
         client.create_schedule(**schedule_args(name))
     retrier = schedule_args("retrier")
     retrier["Target"] = {
-        "Arn": FUNCTION,
+        "Arn": FAILING_FUNCTION,
         "RoleArn": ROLE,
         "RetryPolicy": {"MaximumRetryAttempts": 2},
     }
@@ -213,7 +211,7 @@ def test_a_service_killed_at_random_moments_loses_and_repeats_nothing(
     calls = moves = server_errors = surprises = 0
     seen: Counter[str] = Counter()
     for life in range(KILLS):
-        service.control("POST", "targets/fail", {"arn": FUNCTION})  # rules are not durable
+        service.control("POST", "targets/fail", {"arn": FAILING_FUNCTION})  # rules are not durable
         load = Load(service, models, seed=life)
         threads = [threading.Thread(target=load.worker, args=(w,)) for w in range(WORKERS)]
         threads.append(threading.Thread(target=load.mover))

@@ -22,14 +22,13 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from tests.constants import QUEUE, ROLE
 from tests.serve.test_serve import Served
 
 pytestmark = pytest.mark.stress
 
 WORKERS = 32
 SECONDS = float(os.environ.get("SCHEDEMU_SOAK_SECONDS", "60"))
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
-ROLE = "arn:aws:iam::123456789012:role/r"
 
 
 def process_figures(pid: int) -> dict[str, int]:

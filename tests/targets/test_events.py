@@ -15,8 +15,8 @@ from pytest_schedemu.targets.events import (
     flexible_offset,
     substitute,
 )
+from tests.constants import SCHEDULE_ARN
 
-ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 T = datetime(2030, 1, 1, tzinfo=timezone.utc)
 T_EPOCH = 1893456000
 EVENT_ID = "6ff6d890-44bb-5beb-a745-9b1db3372d47"
@@ -45,20 +45,20 @@ def test_ztime_refuses_a_naive_datetime() -> None:
 
 
 def test_event_id_matches_the_reference_vector() -> None:
-    assert event_id(ARN, T) == EVENT_ID
+    assert event_id(SCHEDULE_ARN, T) == EVENT_ID
 
 
 def test_event_id_is_the_same_for_a_datetime_and_its_epoch_second() -> None:
-    assert event_id(ARN, T_EPOCH) == EVENT_ID
+    assert event_id(SCHEDULE_ARN, T_EPOCH) == EVENT_ID
 
 
 def test_event_id_ignores_how_the_time_was_written() -> None:
     paris = T.astimezone(timezone(timedelta(hours=1))).replace(microsecond=5)
-    assert event_id(ARN, paris) == EVENT_ID
+    assert event_id(SCHEDULE_ARN, paris) == EVENT_ID
 
 
 def test_event_id_differs_per_nominal_time() -> None:
-    assert event_id(ARN, T_EPOCH + 60) != EVENT_ID
+    assert event_id(SCHEDULE_ARN, T_EPOCH + 60) != EVENT_ID
 
 
 def test_execution_ids_match_the_reference_vectors() -> None:
@@ -74,18 +74,18 @@ def test_execution_id_depends_on_the_seed() -> None:
 
 
 def test_flexible_offset_matches_the_reference_vector() -> None:
-    assert flexible_offset(0, ARN, T, 15) == 705
+    assert flexible_offset(0, SCHEDULE_ARN, T, 15) == 705
 
 
 def test_flexible_offset_stays_inside_the_window() -> None:
-    offsets = {flexible_offset(0, ARN, T_EPOCH + 60 * i, 1) for i in range(200)}
+    offsets = {flexible_offset(0, SCHEDULE_ARN, T_EPOCH + 60 * i, 1) for i in range(200)}
     assert min(offsets) >= 0
     assert max(offsets) < 60
 
 
 def test_default_event_exact_text() -> None:
     text = default_event(
-        EVENT_ID, T_EPOCH, account="123456789012", region="us-east-1", schedule_arn=ARN
+        EVENT_ID, T_EPOCH, account="123456789012", region="us-east-1", schedule_arn=SCHEDULE_ARN
     )
     assert text == (
         '{"version":"0","id":"6ff6d890-44bb-5beb-a745-9b1db3372d47",'
@@ -97,7 +97,9 @@ def test_default_event_exact_text() -> None:
 
 
 def test_default_event_detail_is_the_string_of_an_empty_object() -> None:
-    text = default_event(EVENT_ID, T, account="123456789012", region="us-east-1", schedule_arn=ARN)
+    text = default_event(
+        EVENT_ID, T, account="123456789012", region="us-east-1", schedule_arn=SCHEDULE_ARN
+    )
     assert json.loads(text)["detail"] == "{}"
 
 
@@ -114,7 +116,7 @@ def test_default_event_carries_the_schedules_account_and_region() -> None:
 
 
 def sub(text: str, attempt: int = 3) -> str:
-    return substitute(text, ARN, T_EPOCH, "86d7d9268caa3b91", attempt)
+    return substitute(text, SCHEDULE_ARN, T_EPOCH, "86d7d9268caa3b91", attempt)
 
 
 def test_substitute_replaces_all_four_placeholders() -> None:
@@ -122,7 +124,7 @@ def test_substitute_replaces_all_four_placeholders() -> None:
         "<aws.scheduler.schedule-arn> <aws.scheduler.scheduled-time> "
         "<aws.scheduler.execution-id> <aws.scheduler.attempt-number>"
     )
-    assert sub(text) == f"{ARN} 2030-01-01T00:00:00Z 86d7d9268caa3b91 3"
+    assert sub(text) == f"{SCHEDULE_ARN} 2030-01-01T00:00:00Z 86d7d9268caa3b91 3"
 
 
 def test_substitute_replaces_every_repetition() -> None:
@@ -160,4 +162,7 @@ def test_substitute_returns_text_without_placeholders_unchanged() -> None:
 
 
 def test_substitute_accepts_a_datetime() -> None:
-    assert substitute("<aws.scheduler.scheduled-time>", ARN, T, "x", 1) == "2030-01-01T00:00:00Z"
+    assert (
+        substitute("<aws.scheduler.scheduled-time>", SCHEDULE_ARN, T, "x", 1)
+        == "2030-01-01T00:00:00Z"
+    )

@@ -20,13 +20,9 @@ from pytest_schedemu.targets import (
     target_kind,
 )
 from pytest_schedemu.targets.events import default_event
+from tests.constants import ACCOUNT, FUNCTION, QUEUE, ROLE, SCHEDULE_ARN
 
-SCHEDULE = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-ACCOUNT = "123456789012"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
 FIFO = "arn:aws:sqs:us-east-1:123456789012:q.fifo"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:remind"
 TOPIC = "arn:aws:sns:us-east-1:123456789012:news"
 MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:flow"
 BUS = "arn:aws:events:us-east-1:123456789012:event-bus/main"
@@ -43,7 +39,7 @@ TASK = "arn:aws:ecs:us-east-1:123456789012:task-definition/job:3"
 
 EVENT_ID = "6ff6d890-44bb-5beb-a745-9b1db3372d47"
 DEFAULT_EVENT = default_event(
-    EVENT_ID, 1893456000, account=ACCOUNT, region="us-east-1", schedule_arn=SCHEDULE
+    EVENT_ID, 1893456000, account=ACCOUNT, region="us-east-1", schedule_arn=SCHEDULE_ARN
 )
 QUOTED_DEFAULT_EVENT = json.dumps(DEFAULT_EVENT)
 
@@ -73,7 +69,7 @@ def located(name: str, resource: str, client: str, operation: str, **extra: Any)
     [
         (FUNCTION, located("lambda", "remind", "lambda", "Invoke")),
         (f"{FUNCTION}:prod", located("lambda", "remind", "lambda", "Invoke")),
-        (QUEUE, located("sqs", "q", "sqs", "SendMessage")),
+        (QUEUE, located("sqs", "queue", "sqs", "SendMessage")),
         (FIFO, located("sqs", "q.fifo", "sqs", "SendMessage", fifo=True)),
         (TOPIC, located("sns", "news", "sns", "Publish")),
         (MACHINE, located("states", "flow", "stepfunctions", "StartExecution")),
@@ -400,13 +396,13 @@ def test_first_failing_check_is_reported() -> None:
 
 
 def request(t: Target, payload: str = DEFAULT_EVENT, **plan: Any) -> Any:
-    return plan_target(t, schedule_arn=SCHEDULE, **plan).materialize(payload)
+    return plan_target(t, schedule_arn=SCHEDULE_ARN, **plan).materialize(payload)
 
 
 def test_sqs_request_text() -> None:
     r = request(target(QUEUE))
     assert r.text == (
-        '{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/q",'
+        '{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/queue",'
         f'"MessageBody":{QUOTED_DEFAULT_EVENT}}}'
     )
     assert r.data == json.loads(r.text)
@@ -427,7 +423,7 @@ def test_sqs_fifo_request_adds_the_message_group() -> None:
 
 def test_sqs_request_uses_the_queue_url_template() -> None:
     r = request(target(QUEUE), "x", queue_url_template="http://127.0.0.1:5000/{account}/{name}")
-    assert r.text == '{"QueueUrl":"http://127.0.0.1:5000/123456789012/q","MessageBody":"x"}'
+    assert r.text == '{"QueueUrl":"http://127.0.0.1:5000/123456789012/queue","MessageBody":"x"}'
 
 
 def test_payload_is_quoted_without_ascii_escapes() -> None:
@@ -471,7 +467,7 @@ def test_eventbridge_request_text() -> None:
     r = request(t, '{"k":"v"}')
     assert r.text == (
         '{"Entries":[{"Source":"my.app","DetailType":"Tick","Detail":"{\\"k\\":\\"v\\"}",'
-        f'"EventBusName":"{BUS}","Resources":["{SCHEDULE}"]}}]}}'
+        f'"EventBusName":"{BUS}","Resources":["{SCHEDULE_ARN}"]}}]}}'
     )
     assert r.data == json.loads(r.text)
 
@@ -608,7 +604,7 @@ def test_generic_request_text() -> None:
     ids=["events", "ecs", "sagemaker"],
 )
 def test_each_request_gets_its_own_containers(t: Target) -> None:
-    plan = plan_target(t, schedule_arn=SCHEDULE)
+    plan = plan_target(t, schedule_arn=SCHEDULE_ARN)
     first = plan.materialize("{}")
     json.dumps(first.data)
     first.data.clear()
@@ -616,18 +612,18 @@ def test_each_request_gets_its_own_containers(t: Target) -> None:
 
 
 def test_plan_payload_is_the_default_event_without_input() -> None:
-    plan = plan_target(target(QUEUE), schedule_arn=SCHEDULE)
+    plan = plan_target(target(QUEUE), schedule_arn=SCHEDULE_ARN)
     assert plan.payload(1893456000, EVENT_ID, "86d7d9268caa3b91", 1) == DEFAULT_EVENT
 
 
 def test_plan_payload_is_the_substituted_input() -> None:
-    plan = plan_target(target(QUEUE, "<aws.scheduler.attempt-number>"), schedule_arn=SCHEDULE)
+    plan = plan_target(target(QUEUE, "<aws.scheduler.attempt-number>"), schedule_arn=SCHEDULE_ARN)
     assert plan.payload(1893456000, EVENT_ID, "86d7d9268caa3b91", 4) == "4"
 
 
 def test_plan_carries_the_control_keys() -> None:
-    assert plan_target(target(QUEUE), schedule_arn=SCHEDULE).control_keys == (QUEUE,)
-    universal = plan_target(target(UNIVERSAL, "{}"), schedule_arn=SCHEDULE)
+    assert plan_target(target(QUEUE), schedule_arn=SCHEDULE_ARN).control_keys == (QUEUE,)
+    universal = plan_target(target(UNIVERSAL, "{}"), schedule_arn=SCHEDULE_ARN)
     assert universal.control_keys == (UNIVERSAL, "sqs:sendMessage")
 
 
@@ -635,7 +631,7 @@ def test_plan_carries_the_control_keys() -> None:
 
 
 def test_queue_url_of_a_standard_queue() -> None:
-    assert queue_url(QUEUE) == "https://sqs.us-east-1.amazonaws.com/123456789012/q"
+    assert queue_url(QUEUE) == "https://sqs.us-east-1.amazonaws.com/123456789012/queue"
 
 
 def test_queue_url_in_the_china_partition() -> None:
@@ -645,7 +641,7 @@ def test_queue_url_in_the_china_partition() -> None:
 
 def test_queue_url_from_a_template() -> None:
     template = "http://localhost:4566/{region}/{account}/{name}"
-    assert queue_url(QUEUE, template) == "http://localhost:4566/us-east-1/123456789012/q"
+    assert queue_url(QUEUE, template) == "http://localhost:4566/us-east-1/123456789012/queue"
 
 
 def test_queue_url_of_something_else_is_none() -> None:
@@ -679,7 +675,7 @@ def test_queue_url_of_something_else_is_none() -> None:
 )
 def test_missing_target_error(arn: str, error: Any) -> None:
     assert missing_target_error(target_kind(arn), arn) == error
-    assert plan_target(VALID[arn], schedule_arn=SCHEDULE).missing_error == error
+    assert plan_target(VALID[arn], schedule_arn=SCHEDULE_ARN).missing_error == error
 
 
 @pytest.mark.parametrize("arn", [FIREHOSE, PIPELINE, PROJECT, CODEPIPELINE, INSPECTOR, UNIVERSAL])

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from tests.constants import QUEUE
+
 SVG = "{http://www.w3.org/2000/svg}"
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:f"
+#: When the stand-in records happen: the labels and titles the tests expect read noon.
+NOON = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
 def arn(name: str, group: str = "default") -> str:
@@ -174,7 +174,7 @@ def data(**overrides: Any) -> Any:
         "executions": [],
         "activity": [],
         "dead_letters": [],
-        "now": T0,
+        "now": NOON,
     }
     values.update(overrides)
     return TimelineData(**values)

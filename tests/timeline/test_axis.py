@@ -8,19 +8,7 @@ import pytest
 
 from pytest_schedemu.timeline import render_timeline_svg
 
-from .records import (
-    T0,
-    Schedule,
-    attr,
-    data,
-    find,
-    lane,
-    mark_x,
-    occurrence,
-    parse,
-    text,
-    title,
-)
+from .records import NOON, Schedule, attr, data, find, lane, mark_x, occurrence, parse, text, title
 
 S = Schedule("job")
 
@@ -31,10 +19,10 @@ def plot_edges(root: object) -> tuple[float, float]:
 
 
 def test_the_now_line_stands_at_its_instant_within_explicit_bounds() -> None:
-    since, until = T0, T0 + timedelta(hours=10)
+    since, until = NOON, NOON + timedelta(hours=10)
     root = parse(
         render_timeline_svg(
-            data(schedules=[S], now=T0 + timedelta(hours=4), since=since, until=until)
+            data(schedules=[S], now=NOON + timedelta(hours=4), since=since, until=until)
         )
     )
     left, right = plot_edges(root)
@@ -44,9 +32,11 @@ def test_the_now_line_stands_at_its_instant_within_explicit_bounds() -> None:
 
 
 def test_the_axis_fits_every_mark_and_now() -> None:
-    executions = [occurrence(S.arn, T0 + timedelta(hours=h)) for h in range(5)]
+    executions = [occurrence(S.arn, NOON + timedelta(hours=h)) for h in range(5)]
     root = parse(
-        render_timeline_svg(data(schedules=[S], executions=executions, now=T0 + timedelta(hours=8)))
+        render_timeline_svg(
+            data(schedules=[S], executions=executions, now=NOON + timedelta(hours=8))
+        )
     )
     left, right = plot_edges(root)
     xs = [mark_x(m) for m in find(lane(root, S.arn), "attempt")]
@@ -56,15 +46,15 @@ def test_the_axis_fits_every_mark_and_now() -> None:
 
 
 def test_since_and_until_clip_what_lies_outside() -> None:
-    executions = [occurrence(S.arn, T0 + timedelta(hours=h)) for h in range(10)]
+    executions = [occurrence(S.arn, NOON + timedelta(hours=h)) for h in range(10)]
     root = parse(
         render_timeline_svg(
             data(
                 schedules=[S],
                 executions=executions,
-                now=T0 + timedelta(hours=20),
-                since=T0 + timedelta(hours=2, minutes=30),
-                until=T0 + timedelta(hours=6, minutes=30),
+                now=NOON + timedelta(hours=20),
+                since=NOON + timedelta(hours=2, minutes=30),
+                until=NOON + timedelta(hours=6, minutes=30),
             )
         )
     )
@@ -74,7 +64,7 @@ def test_since_and_until_clip_what_lies_outside() -> None:
 
 def test_bounds_in_the_wrong_order_are_refused_with_both_values() -> None:
     with pytest.raises(ValueError, match=r"since must come before its until.*2026-03-01T12"):
-        render_timeline_svg(data(since=T0, until=T0 - timedelta(hours=1)))
+        render_timeline_svg(data(since=NOON, until=NOON - timedelta(hours=1)))
 
 
 def test_a_width_too_small_for_the_labels_is_refused() -> None:
@@ -93,14 +83,14 @@ def test_a_width_too_small_for_the_labels_is_refused() -> None:
     ],
 )
 def test_ticks_step_by_round_units_that_suit_the_span(span: timedelta, label: str) -> None:
-    root = parse(render_timeline_svg(data(now=T0, since=T0, until=T0 + span)))
+    root = parse(render_timeline_svg(data(now=NOON, since=NOON, until=NOON + span)))
     labels = [text(e) for e in find(root, "axis-label")]
     assert label in labels
     assert 4 <= len(set(labels)) <= 12
 
 
 def test_the_axis_writes_the_date_where_it_changes() -> None:
-    root = parse(render_timeline_svg(data(now=T0, since=T0, until=T0 + timedelta(hours=30))))
+    root = parse(render_timeline_svg(data(now=NOON, since=NOON, until=NOON + timedelta(hours=30))))
     contexts = [text(e) for e in find(root, "axis-context") if text(e) != "UTC"]
     assert contexts == ["Sun Mar 1 2026", "Mon Mar 2 2026"]
 
@@ -139,5 +129,5 @@ def test_a_lane_in_another_zone_labels_its_own_clock_and_the_change_of_offset() 
 
 
 def test_a_lane_in_utc_has_no_second_clock() -> None:
-    root = parse(render_timeline_svg(data(schedules=[S], executions=[occurrence(S.arn, T0)])))
+    root = parse(render_timeline_svg(data(schedules=[S], executions=[occurrence(S.arn, NOON)])))
     assert find(lane(root, S.arn), "local-label") == []

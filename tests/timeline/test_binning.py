@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from pytest_schedemu.timeline import render_timeline_svg
 
-from .records import T0, Schedule, data, find, lane, occurrence, parse, title
+from .records import NOON, Schedule, data, find, lane, occurrence, parse, title
 
 MINUTELY = Schedule("minutely", schedule_expression="rate(1 minute)")
 
@@ -17,7 +17,7 @@ def minutes(count: int, schedule: Schedule = MINUTELY, every: int = 50) -> list[
     return [
         occurrence(
             schedule.arn,
-            T0 + timedelta(minutes=i),
+            NOON + timedelta(minutes=i),
             "retry ok" if i % every == 0 else "ok",
             offsets=(0, 30),
         )
@@ -51,7 +51,7 @@ def test_sparse_marks_are_not_binned() -> None:
 
 def test_a_column_with_one_mark_keeps_it_and_its_title_among_bins() -> None:
     executions = minutes(500)
-    lonely = occurrence(MINUTELY.arn, T0 + timedelta(days=2), "fatal", payload="alone")
+    lonely = occurrence(MINUTELY.arn, NOON + timedelta(days=2), "fatal", payload="alone")
     root = parse(render_timeline_svg(data(schedules=[MINUTELY], executions=[*executions, lonely])))
     found = lane(root, MINUTELY.arn)
     assert find(found, "bin")

@@ -9,10 +9,9 @@ import pytest
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE
 
-from .records import DLQ, FUNCTION, QUEUE, find, lane, parse, title
-
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
+from .records import find, lane, parse, title
 
 
 @pytest.fixture(scope="module")

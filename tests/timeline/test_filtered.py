@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .records import (
-    FUNCTION,
-    QUEUE,
-    T0,
-    Activity,
-    DeadLetter,
-    Schedule,
-    Target,
-    arn,
-    data,
-    occurrence,
-)
+from tests.constants import FUNCTION, QUEUE
+
+from .records import NOON, Activity, DeadLetter, Schedule, Target, arn, data, occurrence
 
 A = Schedule("a", "g1")
 B = Schedule("b", "g2", target=Target(FUNCTION))
@@ -26,17 +17,17 @@ def full() -> object:
     return data(
         schedules=[A, B],
         executions=[
-            occurrence(A.arn, T0),
-            occurrence(A.arn, T0 + timedelta(hours=5)),
-            occurrence(B.arn, T0, target=FUNCTION),
-            occurrence(arn("gone", "g1"), T0, target=FUNCTION),
+            occurrence(A.arn, NOON),
+            occurrence(A.arn, NOON + timedelta(hours=5)),
+            occurrence(B.arn, NOON, target=FUNCTION),
+            occurrence(arn("gone", "g1"), NOON, target=FUNCTION),
         ],
         activity=[
-            Activity("created", T0, A.arn),
-            Activity("created", T0 + timedelta(hours=5), B.arn),
-            Activity("group_removed", T0 + timedelta(hours=6), GROUP_ARN),
+            Activity("created", NOON, A.arn),
+            Activity("created", NOON + timedelta(hours=5), B.arn),
+            Activity("group_removed", NOON + timedelta(hours=6), GROUP_ARN),
         ],
-        dead_letters=[DeadLetter(QUEUE, A.arn, T0, T0)],
+        dead_letters=[DeadLetter(QUEUE, A.arn, NOON, NOON)],
     )
 
 
@@ -80,7 +71,7 @@ def test_by_target_keeps_schedules_aimed_at_it_and_those_that_tried_it() -> None
 
 
 def test_by_time_keeps_what_overlaps_and_sets_the_bounds() -> None:
-    since, until = T0 + timedelta(hours=4), T0 + timedelta(hours=8)
+    since, until = NOON + timedelta(hours=4), NOON + timedelta(hours=8)
     narrowed = full().filtered(since=since, until=until)
     assert arns(narrowed)["executions"] == [A.arn]
     assert arns(narrowed)["activity"] == [B.arn, GROUP_ARN]

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pytest_schedemu.timeline import render_timeline_svg
 
 from .records import (
-    T0,
+    NOON,
     Activity,
     Schedule,
     Window,
@@ -47,7 +47,7 @@ def test_a_lane_label_names_the_flexible_window_and_its_title_the_target() -> No
 
 def test_a_schedule_known_only_from_its_executions_has_a_lane_marked_deleted() -> None:
     gone = arn("gone", "old")
-    root = parse(render_timeline_svg(data(executions=[occurrence(gone, T0)])))
+    root = parse(render_timeline_svg(data(executions=[occurrence(gone, NOON)])))
     found = lane(root, gone)
     assert "deleted" in classes(found)
     assert "gone" in text(found) and "old" in text(found)
@@ -55,16 +55,16 @@ def test_a_schedule_known_only_from_its_executions_has_a_lane_marked_deleted() -
 
 def test_a_schedule_known_only_from_activity_has_a_lane() -> None:
     removed = arn("removed")
-    root = parse(render_timeline_svg(data(activity=[Activity("deleted", T0, removed)])))
+    root = parse(render_timeline_svg(data(activity=[Activity("deleted", NOON, removed)])))
     assert "deleted" in classes(lane(root, removed))
 
 
 def test_a_schedule_whose_last_change_is_a_deletion_is_marked_deleted_from_then_on() -> None:
     schedule = Schedule("temp")
-    activity = [Activity("deleted", T0 + timedelta(hours=1), schedule.arn)]
+    activity = [Activity("deleted", NOON + timedelta(hours=1), schedule.arn)]
     root = parse(
         render_timeline_svg(
-            data(schedules=[schedule], activity=activity, now=T0 + timedelta(hours=2))
+            data(schedules=[schedule], activity=activity, now=NOON + timedelta(hours=2))
         )
     )
     found = lane(root, schedule.arn)
@@ -75,8 +75,8 @@ def test_a_schedule_whose_last_change_is_a_deletion_is_marked_deleted_from_then_
 def test_a_schedule_created_again_after_a_deletion_is_not_deleted() -> None:
     schedule = Schedule("again")
     activity = [
-        Activity("deleted", T0, schedule.arn),
-        Activity("created", T0 + timedelta(minutes=5), schedule.arn),
+        Activity("deleted", NOON, schedule.arn),
+        Activity("created", NOON + timedelta(minutes=5), schedule.arn),
     ]
     root = parse(render_timeline_svg(data(schedules=[schedule], activity=activity)))
     assert "deleted" not in classes(lane(root, schedule.arn))
@@ -94,7 +94,7 @@ def test_a_group_removal_is_not_a_lane_but_a_marker_on_each_lane_of_the_group() 
     group_arn = "arn:aws:scheduler:us-east-1:123456789012:schedule-group/doomed"
     root = parse(
         render_timeline_svg(
-            data(schedules=[kept, removed], activity=[Activity("group_removed", T0, group_arn)])
+            data(schedules=[kept, removed], activity=[Activity("group_removed", NOON, group_arn)])
         )
     )
     assert len(find(root, "lane")) == 2

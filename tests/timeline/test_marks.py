@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from pytest_schedemu.timeline import render_timeline_svg
+from tests.constants import DLQ
 
 from .records import (
-    DLQ,
-    T0,
+    NOON,
     Activity,
     DeadLetter,
     Schedule,
@@ -39,13 +39,13 @@ def render(*executions: object, **extra: object) -> object:
     [("ok", "delivered"), ("retry", "failed-retryable"), ("fatal", "failed-permanent")],
 )
 def test_an_attempt_is_a_mark_classed_by_its_outcome(outcome: str, css_class: str) -> None:
-    root = render(occurrence(S.arn, T0, outcome, status="retrying"))
+    root = render(occurrence(S.arn, NOON, outcome, status="retrying"))
     (mark,) = find(lane(root, S.arn), "attempt")
     assert css_class in classes(mark)
 
 
 def test_every_attempt_has_its_own_mark() -> None:
-    root = render(occurrence(S.arn, T0, "retry retry ok", offsets=(0, 600, 1800)))
+    root = render(occurrence(S.arn, NOON, "retry retry ok", offsets=(0, 600, 1800)))
     marks = find(lane(root, S.arn), "attempt")
     assert [sorted(classes(m) - {"attempt"}) for m in marks] == [
         ["failed-retryable"],
@@ -56,7 +56,7 @@ def test_every_attempt_has_its_own_mark() -> None:
 
 def test_an_attempt_title_names_time_number_error_code_and_payload() -> None:
     execution = occurrence(
-        S.arn, T0, "ok retry", offsets=(0, 600), payload='{"user": "ada"}', status="retrying"
+        S.arn, NOON, "ok retry", offsets=(0, 600), payload='{"user": "ada"}', status="retrying"
     )
     root = render(execution)
     second = find(lane(root, S.arn), "attempt")[1]
@@ -68,13 +68,13 @@ def test_an_attempt_title_names_time_number_error_code_and_payload() -> None:
 
 
 def test_a_long_payload_is_cut_to_an_excerpt() -> None:
-    root = render(occurrence(S.arn, T0, payload="x" * 5000))
+    root = render(occurrence(S.arn, NOON, payload="x" * 5000))
     words = title(find(lane(root, S.arn), "attempt")[-1])
     assert "x" * 70 in words and "x" * 200 not in words and "…" in words
 
 
 def test_retries_are_joined_to_their_nominal_tick_by_a_dashed_link() -> None:
-    root = render(occurrence(S.arn, T0, "retry retry ok", offsets=(0, 900, 2700)))
+    root = render(occurrence(S.arn, NOON, "retry retry ok", offsets=(0, 900, 2700)))
     found = lane(root, S.arn)
     (tick,) = find(found, "nominal")
     (link,) = find(found, "retry-link")
@@ -84,19 +84,19 @@ def test_retries_are_joined_to_their_nominal_tick_by_a_dashed_link() -> None:
 
 
 def test_a_single_punctual_attempt_needs_no_link() -> None:
-    root = render(occurrence(S.arn, T0, "ok"), now=T0 + timedelta(hours=1))
+    root = render(occurrence(S.arn, NOON, "ok"), now=NOON + timedelta(hours=1))
     assert find(lane(root, S.arn), "retry-link") == []
 
 
 def test_a_flexible_offset_runs_from_the_nominal_tick_to_the_first_attempt() -> None:
     flexible = Schedule("flex", flexible_time_window=Window(30))
-    due = T0 + timedelta(minutes=12)
+    due = NOON + timedelta(minutes=12)
     root = parse(
         render_timeline_svg(
             data(
                 schedules=[flexible],
-                executions=[occurrence(flexible.arn, T0, "ok", due=due)],
-                now=T0 + timedelta(hours=1),
+                executions=[occurrence(flexible.arn, NOON, "ok", due=due)],
+                now=NOON + timedelta(hours=1),
             )
         )
     )
@@ -112,10 +112,10 @@ def test_a_flexible_offset_runs_from_the_nominal_tick_to_the_first_attempt() -> 
 
 def test_a_dead_lettered_occurrence_rings_its_last_attempt_and_names_the_queue() -> None:
     execution = occurrence(
-        S.arn, T0, "retry retry", exhausted="MaximumRetryAttempts", offsets=(0, 60)
+        S.arn, NOON, "retry retry", exhausted="MaximumRetryAttempts", offsets=(0, 60)
     )
     letter = DeadLetter(
-        DLQ, S.arn, T0, T0 + timedelta(seconds=60), {"ERROR_CODE": "ThrottlingException"}
+        DLQ, S.arn, NOON, NOON + timedelta(seconds=60), {"ERROR_CODE": "ThrottlingException"}
     )
     root = render(execution, dead_letters=[letter])
     first, last = find(lane(root, S.arn), "attempt")
@@ -126,17 +126,17 @@ def test_a_dead_lettered_occurrence_rings_its_last_attempt_and_names_the_queue()
 
 
 def test_a_failed_occurrence_without_a_dead_letter_is_dropped() -> None:
-    root = render(occurrence(S.arn, T0, "fatal", exhausted="permanent"))
+    root = render(occurrence(S.arn, NOON, "fatal", exhausted="permanent"))
     (mark,) = find(lane(root, S.arn), "attempt", "failed-permanent")
     assert "ends-dropped" in classes(mark)
     assert "permanent" in title(mark)
 
 
 def test_a_cancelled_occurrence_is_a_mark_at_the_cancellation() -> None:
-    cancelled_at = T0 + timedelta(minutes=30)
-    execution = occurrence(S.arn, T0, "retry", status="cancelled")
-    activity = [Activity("cancelled", cancelled_at, S.arn, T0, "schedule deleted")]
-    root = render(execution, activity=activity, now=T0 + timedelta(hours=1))
+    cancelled_at = NOON + timedelta(minutes=30)
+    execution = occurrence(S.arn, NOON, "retry", status="cancelled")
+    activity = [Activity("cancelled", cancelled_at, S.arn, NOON, "schedule deleted")]
+    root = render(execution, activity=activity, now=NOON + timedelta(hours=1))
     (end,) = find(lane(root, S.arn), "end", "cancelled")
     assert "schedule deleted" in title(end) and "12:30:00Z" in title(end)
     (link,) = find(lane(root, S.arn), "retry-link")
@@ -144,14 +144,14 @@ def test_a_cancelled_occurrence_is_a_mark_at_the_cancellation() -> None:
 
 
 def test_an_end_no_execution_accounts_for_is_still_drawn() -> None:
-    letter = DeadLetter(DLQ, S.arn, T0, T0 + timedelta(minutes=3))
+    letter = DeadLetter(DLQ, S.arn, NOON, NOON + timedelta(minutes=3))
     root = render(dead_letters=[letter])
     (end,) = find(lane(root, S.arn), "end", "dead-lettered")
     assert DLQ in title(end)
 
 
 def test_a_nominal_tick_titles_its_occurrence() -> None:
-    root = render(occurrence(S.arn, T0, "retry ok"))
+    root = render(occurrence(S.arn, NOON, "retry ok"))
     (tick,) = find(lane(root, S.arn), "occurrence")
     assert "Occurrence 2026-03-01 12:00:00Z" in title(tick)
     assert "2 attempts" in title(tick)

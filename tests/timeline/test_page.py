@@ -6,18 +6,21 @@ import xml.etree.ElementTree as ET
 from datetime import timedelta
 
 from pytest_schedemu.timeline import render_timeline_html, render_timeline_svg
+from tests.constants import DLQ
 
-from .records import DLQ, SVG, T0, DeadLetter, Schedule, data, occurrence
+from .records import NOON, SVG, DeadLetter, Schedule, data, occurrence
 
 S = Schedule("job")
 
 
 def page_data() -> object:
     executions = [
-        occurrence(S.arn, T0, "ok"),
-        occurrence(S.arn, T0 + timedelta(hours=1), "retry retry", exhausted="MaximumRetryAttempts"),
+        occurrence(S.arn, NOON, "ok"),
+        occurrence(
+            S.arn, NOON + timedelta(hours=1), "retry retry", exhausted="MaximumRetryAttempts"
+        ),
     ]
-    letter = DeadLetter(DLQ, S.arn, T0 + timedelta(hours=1), T0 + timedelta(hours=1, minutes=1))
+    letter = DeadLetter(DLQ, S.arn, NOON + timedelta(hours=1), NOON + timedelta(hours=1, minutes=1))
     return data(schedules=[S], executions=executions, dead_letters=[letter])
 
 

@@ -10,18 +10,7 @@ import pytest
 
 from pytest_schedemu.timeline import render_timeline_html, render_timeline_svg
 
-from .records import (
-    T0,
-    Activity,
-    Schedule,
-    data,
-    find,
-    lane,
-    occurrence,
-    parse,
-    text,
-    title,
-)
+from .records import NOON, Activity, Schedule, data, find, lane, occurrence, parse, text, title
 
 HOSTILE = [
     "]]><script>alert(1)</script>",
@@ -35,13 +24,13 @@ HOSTILE = [
 
 def hostile_data(payload: str) -> object:
     schedule = Schedule(payload[:40] or "x", payload[:20] or "g", payload, "Not/A_Zone")
-    execution = occurrence(schedule.arn, T0, "retry ok", payload=payload, error_code=payload)
-    activity = [Activity("updated", T0 + timedelta(minutes=5), schedule.arn, None, payload)]
+    execution = occurrence(schedule.arn, NOON, "retry ok", payload=payload, error_code=payload)
+    activity = [Activity("updated", NOON + timedelta(minutes=5), schedule.arn, None, payload)]
     return data(
         schedules=[schedule],
         executions=[execution],
         activity=activity,
-        now=T0 + timedelta(hours=1),
+        now=NOON + timedelta(hours=1),
     )
 
 
@@ -93,7 +82,7 @@ def test_an_unknown_zone_name_is_shown_but_not_used() -> None:
 
 def test_naive_datetimes_are_read_as_utc() -> None:
     schedule = Schedule("naive")
-    naive = T0.replace(tzinfo=None)
+    naive = NOON.replace(tzinfo=None)
     execution = occurrence(schedule.arn, naive, "ok")
     root = parse(render_timeline_svg(data(schedules=[schedule], executions=[execution], now=naive)))
     (mark,) = find(lane(root, schedule.arn), "attempt")

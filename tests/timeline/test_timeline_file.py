@@ -11,11 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_schedemu import Emulator
-
-ROLE = "arn:aws:iam::123456789012:role/scheduler"
-QUEUE = "arn:aws:sqs:us-east-1:123456789012:queue"
-FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:charge"
-DLQ = "arn:aws:sqs:us-east-1:123456789012:dlq"
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE
 
 
 @pytest.fixture(scope="module")

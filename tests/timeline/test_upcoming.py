@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from pytest_schedemu.timeline import render_timeline_svg
 
-from .records import T0, Schedule, arn, data, find, lane, occurrence, parse, text, title
+from .records import NOON, Schedule, arn, data, find, lane, occurrence, parse, text, title
 
 HOURLY = arn("hourly")
 
@@ -15,17 +15,17 @@ HOURLY = arn("hourly")
 def hourly_data(**overrides: object) -> object:
     return data(
         schedules=[Schedule("hourly", timezone="America/New_York")],
-        executions=[occurrence(HOURLY, T0 - timedelta(hours=1))],
+        executions=[occurrence(HOURLY, NOON - timedelta(hours=1))],
         **overrides,
     )
 
 
 def test_next_occurrences_within_the_axis_are_dashed_ticks_with_titles() -> None:
-    upcoming = {HOURLY: [T0 + timedelta(hours=h) for h in (1, 2, 3, 30)]}
+    upcoming = {HOURLY: [NOON + timedelta(hours=h) for h in (1, 2, 3, 30)]}
     root = parse(
         render_timeline_svg(
             hourly_data(
-                upcoming=upcoming, since=T0 - timedelta(hours=2), until=T0 + timedelta(hours=4)
+                upcoming=upcoming, since=NOON - timedelta(hours=2), until=NOON + timedelta(hours=4)
             )
         )
     )
@@ -39,16 +39,16 @@ def test_next_occurrences_within_the_axis_are_dashed_ticks_with_titles() -> None
 
 
 def test_next_occurrences_never_stretch_the_axis() -> None:
-    upcoming = {HOURLY: [T0 + timedelta(days=30)]}
+    upcoming = {HOURLY: [NOON + timedelta(days=30)]}
     with_them = render_timeline_svg(hourly_data(upcoming=upcoming))
     assert with_them == render_timeline_svg(hourly_data())
     assert "next occurrence" not in with_them
 
 
 def test_many_next_occurrences_become_one_comb() -> None:
-    upcoming = {HOURLY: [T0 + timedelta(minutes=m) for m in range(1, 600)]}
+    upcoming = {HOURLY: [NOON + timedelta(minutes=m) for m in range(1, 600)]}
     root = parse(
-        render_timeline_svg(hourly_data(upcoming=upcoming, until=T0 + timedelta(hours=10)))
+        render_timeline_svg(hourly_data(upcoming=upcoming, until=NOON + timedelta(hours=10)))
     )
     drawn = lane(root, HOURLY)
     assert len(find(drawn, "next-occurrence")) == 24
