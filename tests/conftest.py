@@ -1,4 +1,5 @@
-"""What every test shares: the Hypothesis profiles and the session's emulator.
+"""What every test shares: the network guard, the Hypothesis profiles and the session's
+emulator.
 
 The constants and helpers tests import live in plain modules, ``tests/constants.py`` and
 ``tests/helpers.py``: pytest imports a conftest under rules of its own, so no test imports
@@ -16,6 +17,22 @@ from hypothesis import settings
 
 from pytest_schedemu import Emulator
 from tests.constants import START
+
+# -- the network guard: no test reaches further than this machine --------------------------
+
+pytest_plugins = ["tests._network_guard"]
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester, whose runs are guarded too, in this process or in a new one."""
+    from tests._network_guard import guarding  # here: the plugin's import rewrites its asserts
+
+    return guarding(pytester, monkeypatch)
+
+
+# -- end of the network guard --------------------------------------------------------------
+
 
 # -- Hypothesis profiles ---------------------------------------------------------------------
 # The default suite draws a modest number of examples; "thorough", which the CI's hardening

@@ -1,11 +1,12 @@
 """pytest plugin: fixtures, the ``schedemu`` marker, options and hooks; nothing else.
 
 One emulator serves the whole session (one per xdist worker); each test that asks for
-``schedemu`` gets it reset to empty state with its clock at the test's start. Every option
-a test may set (the options table's scopes ``test``, ``plugin`` and ``marker``) is a marker
-keyword, and all but the marker-only ones an ini option ``schedemu_<name>`` and a
-command-line option ``--schedemu-<name>``; ``settings.layers.layered`` chooses each test's
-values from them.
+``schedemu``, or is marked ``schedemu``, gets it reset to empty state with its clock at the
+test's start. Every option a test may set (the options table's scopes ``test``, ``plugin``
+and ``marker``) is a marker keyword, and all but the marker-only ones an ini option
+``schedemu_<name>`` and a command-line option ``--schedemu-<name>``;
+``settings.layers.layered`` chooses each test's values from them. The run's own options
+(scope ``run``) are read once, as the run starts.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.plugin import report as report_timeline
-from pytest_schedemu.settings.layers import Chosen, layered, per_run, per_test
+from pytest_schedemu.settings.layers import Chosen, for_the_run, layered, per_run, per_test
 from pytest_schedemu.settings.options import PluginOptions, Settings
 from pytest_schedemu.wire import intercept
 
@@ -40,9 +41,11 @@ _SESSION_TEXTS_KEY = pytest.StashKey["_SessionTexts"]()
 # The options of a test without a marker depend only on the session and the emulator's own
 # settings: worked out once, for the emulator they were worked out for.
 _UNMARKED_KEY = pytest.StashKey[tuple[Settings, Chosen]]()
+# The AWS_DEFAULT_REGION the plugin set for the run, when botocore found none.
+_LENT_REGION_KEY = pytest.StashKey[str]()
 
-# Now, while the plugin loads: botocore sessions made from here on (by conftest.py files and
-# test modules at collection, too) give every scheduler client the interception handlers.
+# Now, while the plugin loads: from here on every scheduler client's request, whatever
+# session built the client, reaches the interception.
 intercept.install()
 
 # Environment application code reads to reach the emulator, and the dummy values it gets
@@ -67,6 +70,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help=help_text,
             )
         parser.addini(option.ini_key, help_text, default=None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    # Before the first conftest.py is imported: it and the application modules it imports
+    # may build clients at import, and botocore refuses to build one without a region.
+    texts = _texts(early_config, early_config.known_args_namespace)
+    try:
+        run, region = for_the_run(texts.command_line, texts.ini)
+    except ValueError as error:
+        raise pytest.UsageError(f"schedemu: {error}") from None
+    if not run.set_default_region or _botocore_finds_a_region():
+        return
+    lent = os.environ.get("AWS_REGION") or region
+    os.environ["AWS_DEFAULT_REGION"] = lent
+    early_config.stash[_LENT_REGION_KEY] = lent
+    early_config.add_cleanup(lambda: _take_back_region(lent))
+
+
+def _botocore_finds_a_region() -> bool:
+    if os.environ.get("AWS_DEFAULT_REGION"):
+        return True
+    import botocore.session
+    from botocore.exceptions import ProfileNotFound
+
+    try:
+        return botocore.session.Session().get_config_variable("region") is not None
+    except ProfileNotFound:
+        # Every client fails naming the missing profile, with a region or without.
+        return True
+
+
+def _take_back_region(lent: str) -> None:
+    if os.environ.get("AWS_DEFAULT_REGION") == lent:
+        del os.environ["AWS_DEFAULT_REGION"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -104,13 +142,18 @@ class _SessionTexts:
 def _session_texts(config: pytest.Config) -> _SessionTexts:
     texts = config.stash.get(_SESSION_TEXTS_KEY, None)
     if texts is None:
-        named = per_run().values()
-        texts = _SessionTexts(
-            command_line={o.name: config.getoption(o.pytest_flag) for o in named},
-            ini={o.name: config.getini(o.ini_key) for o in named},
-        )
-        config.stash[_SESSION_TEXTS_KEY] = texts
+        texts = config.stash[_SESSION_TEXTS_KEY] = _texts(config, config.option)
     return texts
+
+
+def _texts(config: pytest.Config, arguments: Any) -> _SessionTexts:
+    """Each option's texts; ``arguments`` is pytest's parsed command line (early in the run
+    only the preliminary parse, ``known_args_namespace``, exists)."""
+    named = per_run().values()
+    return _SessionTexts(
+        command_line={o.name: getattr(arguments, o.pytest_dest, None) for o in named},
+        ini={o.name: config.getini(o.ini_key) for o in named},
+    )
 
 
 def _options(request: pytest.FixtureRequest, emulator: Emulator) -> Chosen:
@@ -155,6 +198,14 @@ def schedemu_server() -> Iterator[Emulator]:
         yield emulator
 
 
+@pytest.fixture(autouse=True)
+def _schedemu_when_marked(request: pytest.FixtureRequest) -> None:
+    """A test marked ``schedemu`` uses the emulator whether or not it names the fixture, so
+    that the marker alone never leaves the test's calls to reach AWS."""
+    if request.node.get_closest_marker("schedemu") and "schedemu" not in request.fixturenames:
+        request.getfixturevalue("schedemu")
+
+
 @pytest.fixture
 def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
@@ -182,7 +233,7 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
         if chosen_dir is not None
         else (lambda: report_timeline.default_folder(request.config)),
     )
-    saved = _set_environment(emulator)
+    saved = _set_environment(emulator, request.config.stash.get(_LENT_REGION_KEY, None))
     try:
         freezer = None if options.freeze is None else emulator.freeze_time(options.freeze)
     except SchedemuError as error:
@@ -250,15 +301,18 @@ def _check_after_test(emulator: Emulator, options: PluginOptions, started: datet
 
 @pytest.fixture
 def scheduler_client(schedemu: Emulator) -> Any:
-    """A boto3 ``scheduler`` client bound to the emulator."""
+    """A boto3 ``scheduler`` client bound to the emulator, built by boto3's default session:
+    its ``exceptions`` are the classes application clients (``boto3.client``) raise."""
     return schedemu.client()
 
 
-def _set_environment(emulator: Emulator) -> dict[str, str | None]:
+def _set_environment(emulator: Emulator, lent_region: str | None) -> dict[str, str | None]:
     wanted = {_ENDPOINT_VARIABLE: emulator.endpoint_url}
     if not (os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY")):
         wanted.update(_DUMMY_CREDENTIALS)
-    if not (os.environ.get("AWS_DEFAULT_REGION") or os.environ.get("AWS_REGION")):
+    # The region the plugin lent the run is no one's choice: the test's region wins over it.
+    default_region = os.environ.get("AWS_DEFAULT_REGION")
+    if not (os.environ.get("AWS_REGION") or default_region not in (None, "", lent_region)):
         wanted["AWS_DEFAULT_REGION"] = emulator.region
     saved = {name: os.environ.get(name) for name in wanted}
     os.environ.update(wanted)

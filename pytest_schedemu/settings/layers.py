@@ -3,7 +3,8 @@ file's, else the session emulator's own (for the plugin's options, the table's d
 
 Every layer's value is read the same way (``Option.read``), so ``intercept=0`` in a marker
 means what ``schedemu_intercept = 0`` means in an ini file, and a value no layer may hold
-fails the test with the option's name, as its layer calls it, and the value.
+fails the test with the option's name, as its layer calls it, and the value. The run's own
+options (``RunOptions``) are chosen the same way, from the command line and the ini file.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_schedemu.settings.option import MARKER, PLUGIN, TEST, Option
-from pytest_schedemu.settings.options import PluginOptions, Settings, options
+from pytest_schedemu.settings.option import MARKER, PLUGIN, RUN, TEST, Option
+from pytest_schedemu.settings.options import OPTIONS, PluginOptions, RunOptions, Settings, options
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,19 @@ def per_test() -> dict[str, Option]:
 
 def per_run() -> dict[str, Option]:
     """The options a whole run may set too, from its ini file and its command line."""
-    return options(TEST, PLUGIN)
+    return options(TEST, PLUGIN, RUN)
+
+
+def for_the_run(
+    command_line: Mapping[str, str | None], ini: Mapping[str, str | None]
+) -> tuple[RunOptions, str]:
+    """The run's own options, and its region (a marker may choose another for a test):
+    each the command line's value, else the ini file's, else the default."""
+    run = RunOptions(
+        **{name: _value(option, {}, command_line, ini, {}) for name, option in options(RUN).items()}
+    )
+    region = OPTIONS["region"]
+    return run, _value(region, {}, command_line, ini, {region.name: region.default})
 
 
 def layered(

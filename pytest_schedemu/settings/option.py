@@ -24,6 +24,9 @@ TEST = "test"
 PLUGIN = "plugin"
 #: The plugin's options that only a marker sets: a whole run should not opt out.
 MARKER = "marker"
+#: The plugin's options for a whole run, read as it starts, before any ``conftest.py`` or
+#: test module is imported: command line and ini only, as no test has begun.
+RUN = "run"
 
 Parse = Callable[[str], Any]
 Check = Callable[[Any], "str | None"]
@@ -63,6 +66,11 @@ class Option:
     def pytest_flag(self) -> str:
         """The pytest command-line option."""
         return "--schedemu-" + self.name.replace("_", "-")
+
+    @property
+    def pytest_dest(self) -> str:
+        """The attribute of pytest's parsed arguments that holds the command-line value."""
+        return self.pytest_flag[2:].replace("-", "_")
 
     @property
     def ini_key(self) -> str:

@@ -3,7 +3,8 @@ with its scope, default, parser, check and help.
 
 ``Settings`` declares the emulator's options: the ``Emulator`` takes its keyword arguments
 into it and ``schedemu serve`` makes a flag and an environment variable of each.
-``PluginOptions`` declares the plugin's own, per test. ``OPTIONS`` is the table both make;
+``PluginOptions`` declares the plugin's own, per test, and ``RunOptions`` those it reads
+once, as a run starts. ``OPTIONS`` is the table they make;
 the plugin makes a marker keyword, an ini key and a command-line option of each row a test
 may set, and ``layers.layered`` chooses a test's values from them. Nothing else states a
 default: ``DEFAULTS`` is there for code that needs one.
@@ -27,6 +28,7 @@ from pytest_schedemu.settings import values
 from pytest_schedemu.settings.option import (
     MARKER,
     PLUGIN,
+    RUN,
     SERVER,
     TEST,
     Option,
@@ -320,10 +322,31 @@ class PluginOptions:
         validate(PLUGIN_OPTIONS, self)
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """The pytest plugin's options for a whole run, read once as it starts."""
+
+    set_default_region: bool = declare(
+        True,
+        "when botocore finds no region (no AWS_DEFAULT_REGION, no profile region), set "
+        "AWS_DEFAULT_REGION for the run, to AWS_REGION or else the run's region, so that "
+        "clients built at import or collection can be made: true or false",
+        scope=RUN,
+        parse=parse_bool,
+        check=values.boolean,
+    )
+
+    def __post_init__(self) -> None:
+        validate(RUN_OPTIONS, self)
+
+
 EMULATOR_OPTIONS = rows(Settings)
 PLUGIN_OPTIONS = rows(PluginOptions)
+RUN_OPTIONS = rows(RunOptions)
 #: Every option, by name, in declaration order: the emulator's, then the plugin's.
-OPTIONS: Mapping[str, Option] = types.MappingProxyType({**EMULATOR_OPTIONS, **PLUGIN_OPTIONS})
+OPTIONS: Mapping[str, Option] = types.MappingProxyType(
+    {**EMULATOR_OPTIONS, **PLUGIN_OPTIONS, **RUN_OPTIONS}
+)
 #: Every default, for code that needs one without an emulator at hand.
 DEFAULTS = Settings()
 #: The settings a test may change (``start`` aside: a reset places the clock instead).

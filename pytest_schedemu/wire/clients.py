@@ -1,4 +1,10 @@
-"""boto3 clients bound to an emulator: over HTTP, or in process with no socket at all."""
+"""boto3 clients bound to an emulator: over HTTP, or in process with no socket at all.
+
+They are built by boto3's default session, the one ``boto3.client()`` in application code
+uses. botocore makes a client's exception classes per session, so only a client of the same
+session raises the very ``ConflictException`` class that ``schedemu.client().exceptions``
+names.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +31,9 @@ class ClientFactory:
         self._settings = settings
         self._url = url
         self._lock = threading.Lock()
-        self._botocore_session: Any = None
+        # The session the cached clients were built by: a new default session (a test's
+        # boto3.setup_default_session(), moto's mock_aws) makes them stale.
+        self._session: Any = None
         self._cached: dict[tuple[str, str, str], Any] = {}
 
     def client(self, service_name: str = "scheduler", **kwargs: Any) -> Any:
@@ -33,15 +41,17 @@ class ClientFactory:
         settings = self._settings.current
         key = (service_name, settings.transport, settings.region)
         if kwargs:
-            return self._new(service_name, **kwargs)
+            return self._new(applications_session(), service_name, **kwargs)
         with self._lock:
+            session = applications_session()
+            if session is not self._session:
+                self._session, self._cached = session, {}
             client = self._cached.get(key)
             if client is None:
-                client = self._cached[key] = self._new(service_name)
+                client = self._cached[key] = self._new(session, service_name)
             return client
 
-    def _new(self, service_name: str, **kwargs: Any) -> Any:
-        import boto3
+    def _new(self, session: Any, service_name: str, **kwargs: Any) -> Any:
         from botocore.config import Config
 
         settings = self._settings.current
@@ -56,7 +66,6 @@ class ClientFactory:
             "config": Config(retries={"total_max_attempts": 1, "mode": "standard"}),
         }
         options.update(kwargs)
-        session = boto3.session.Session(botocore_session=self._shared_botocore_session())
         client = session.client(service_name, **options)
         if settings.transport == "inprocess":
             service_id = client.meta.service_model.service_id.hyphenize()
@@ -80,11 +89,11 @@ class ClientFactory:
             intercept.exempt(client)
         return client
 
-    def _shared_botocore_session(self) -> Any:
-        # Loading service models is the slow part of building a client; one botocore
-        # session per emulator keeps them cached across clients.
-        if self._botocore_session is None:
-            import botocore.session
 
-            self._botocore_session = botocore.session.get_session()
-        return self._botocore_session
+def applications_session() -> Any:
+    """boto3's default session, made as ``boto3.client()`` makes it when there is none."""
+    import boto3
+
+    if boto3.DEFAULT_SESSION is None:
+        boto3.setup_default_session()
+    return boto3.DEFAULT_SESSION

@@ -1,36 +1,47 @@
 """Interception: every botocore ``scheduler`` client in the process, served in process.
 
-``install()`` adds two handlers to botocore's built-in handler list, as moto does, so every
-botocore session created afterwards (boto3's, botocore's, aiobotocore's) gives them to
-every client it builds, whatever its region, credentials or ``endpoint_url``. They do
-nothing until ``route(app)`` makes ``app`` the answer: then each Scheduler request is run
-through that WSGI app, signed as the client signed it (the app reads the region from the
-SigV4 credential scope and the account from a 12-digit access key id), and never reaches
-a socket. Routes nest; the innermost active one answers.
+``install()`` wraps botocore's ``Endpoint.make_request``, the one call every request of
+every client goes through, whatever session built the client and whenever (before the
+plugin loaded, in another plugin, from a session made before ``install()``; boto3's,
+botocore's and aiobotocore's alike). On a ``scheduler`` client's first request the wrapper
+gives that client's own event emitter two handlers, once. They do nothing until
+``route(app)`` makes ``app`` the answer: then each Scheduler request is run through that
+WSGI app, signed as the client signed it (the app reads the region from the SigV4
+credential scope and the account from a 12-digit access key id), and never reaches a
+socket. Routes nest; the innermost active one answers.
+
+The handlers are given at the first request, not at the client's birth (botocore's
+built-in handler list, which moto uses, reaches only the sessions made after it is
+extended), so no client is too old to be reached. The handlers go to the client's emitter
+before its request is signed, and under this registry's lock, so two threads making a
+client's first requests at once both find them in place.
 
 Our ``before-send.scheduler`` handler is more specific than moto's ``before-send``, so
 botocore calls it first whichever was registered first; the request it answers is then
 readdressed (``server.ANSWERED_HOST``) so that moto's handler, which botocore still calls,
-leaves it alone. Clients built before ``install()`` by a session that already existed are
-not reached, except those of boto3's default session. The pytest plugin installs when it
-is loaded, before any test module or ``conftest.py`` is imported; the emulator module when
-it is imported.
+leaves it alone. The pytest plugin installs when it is loaded; the emulator module when it
+is imported; ``route()`` whenever it is entered.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
-import sys
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
+
+from pytest_schedemu.errors import SchedemuError
 
 if TYPE_CHECKING:
     from pytest_schedemu.wire.server import WSGIApp
 
 #: The service's id as botocore writes it in event names (``ServiceId.hyphenize()``).
 SERVICE_EVENT_ID = "scheduler"
+#: The first botocore that signs one request with other credentials than its client's.
+FIRST_LENDING_BOTOCORE = "1.34.70"
 
 # An attribute set on requests of the emulator's own HTTP clients, which keep using the
 # socket (an attribute: the oldest botocore this package supports gives prepared requests
@@ -39,48 +50,56 @@ _EXEMPT = "schedemu_exempt_from_interception"
 
 
 class Interception:
-    """The process-wide registry of active routes, behind its own lock."""
+    """The process-wide registry of active routes and reached clients, behind its own lock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._routes: list[tuple[object, WSGIApp]] = []
+        # The event emitters of the clients given the handlers; weakly, so a client that is
+        # dropped is forgotten with its emitter.
+        self._reached: weakref.WeakSet[Any] = weakref.WeakSet()
         self._installed = False
         self._can_lend_credentials = False
 
     def install(self) -> None:
-        """Give every botocore session created from now on the interception handlers.
+        """Make every botocore ``scheduler`` client's next request reach the handlers.
 
-        Idempotent. boto3's default session, if it already exists, gets them too.
+        Idempotent.
         """
         with self._lock:
             if self._installed:
                 return
-            from botocore.handlers import BUILTIN_HANDLERS
+            from botocore.endpoint import Endpoint
             from botocore.signers import RequestSigner
 
             self._can_lend_credentials = (
                 "request_credentials"
                 in inspect.signature(RequestSigner.get_auth_instance).parameters
             )
-            handlers = self._handlers()
-            BUILTIN_HANDLERS.extend(handlers)
-            boto3 = sys.modules.get("boto3")
-            default_session = getattr(boto3, "DEFAULT_SESSION", None)
-            if default_session is not None:
-                for event_name, handler in handlers:
-                    default_session.events.register(event_name, handler)
+            Endpoint.make_request = self._reaching(Endpoint.make_request)
             self._installed = True
 
-    def _handlers(self) -> list[tuple[str, Any]]:
-        return [
-            (f"before-sign.{SERVICE_EVENT_ID}", self._lend_credentials),
-            (f"before-send.{SERVICE_EVENT_ID}", self._answer),
-        ]
+    def _reaching(self, make_request: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(make_request)
+        def reaching(endpoint: Any, operation_model: Any, request_dict: Any) -> Any:
+            if operation_model.service_model.service_id.hyphenize() == SERVICE_EVENT_ID:
+                self._reach(endpoint._event_emitter)
+            return make_request(endpoint, operation_model, request_dict)
+
+        return reaching
+
+    def _reach(self, emitter: Any) -> None:
+        with self._lock:
+            if emitter in self._reached:
+                return
+            emitter.register(f"before-sign.{SERVICE_EVENT_ID}", self._lend_credentials)
+            emitter.register(f"before-send.{SERVICE_EVENT_ID}", self._answer)
+            self._reached.add(emitter)
 
     @contextmanager
     def route(self, app: WSGIApp) -> Iterator[None]:
-        """While the block runs, ``app`` answers the Scheduler requests of clients that have
-        the handlers (``install()`` gives them out)."""
+        """While the block runs, ``app`` answers the Scheduler requests of every client
+        (``install()`` reaches them)."""
         token = object()
         with self._lock:
             self._routes.append((token, app))
@@ -115,7 +134,7 @@ class Interception:
         # machine without AWS configuration) keeps none, and signing would raise
         # NoCredentialsError before the request reaches ``_answer``. botocore versions with
         # per-request credentials let it sign with dummies instead: the default account.
-        if not self._can_lend_credentials or self.active_app() is None:
+        if self.active_app() is None:
             return
         from botocore import UNSIGNED
 
@@ -123,6 +142,17 @@ class Interception:
             return
         if getattr(request_signer, "_credentials", True) is not None:
             return
+        if not self._can_lend_credentials:
+            import botocore
+
+            raise SchedemuError(
+                "The schedemu emulator could not intercept this scheduler client: it has no "
+                f"credentials, and botocore {botocore.__version__} cannot sign a request "
+                "with others than its client's (botocore "
+                f"{FIRST_LENDING_BOTOCORE} and later can). Give the client any credentials "
+                "(aws_access_key_id=..., or AWS_ACCESS_KEY_ID) or upgrade botocore; nothing "
+                "was sent."
+            )
         from botocore.credentials import Credentials
 
         signing = dict(request.context.get("signing") or {})
@@ -139,7 +169,7 @@ interception = Interception()
 
 
 def install() -> None:
-    """Give every botocore session created from now on the interception handlers."""
+    """Make every botocore ``scheduler`` client's next request reach the interception."""
     interception.install()
 
 

@@ -27,6 +27,12 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
+def no_instance_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without credentials, botocore would ask the EC2 instance metadata service for some."""
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+
+@pytest.fixture
 def emu(aws: None) -> Iterator[Emulator]:
     with Emulator(start="2026-03-01T10:00:00Z", delivery="boto3", transport="inprocess") as emu:
         yield emu
@@ -209,7 +215,9 @@ def throttling_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     return [body]
 
 
-def test_throttled_target_retries_then_dead_letters_with_the_condition() -> None:
+def test_throttled_target_retries_then_dead_letters_with_the_condition(
+    no_instance_metadata: None,
+) -> None:
     throttling = ServerThread(throttling_app)
     recorded: list[Any] = []
 
@@ -260,7 +268,7 @@ def test_throttled_target_retries_then_dead_letters_with_the_condition() -> None
         throttling.stop()
 
 
-def test_unreachable_endpoint_is_a_retryable_internal_error() -> None:
+def test_unreachable_endpoint_is_a_retryable_internal_error(no_instance_metadata: None) -> None:
     with Emulator(
         start="2026-03-01T10:00:00Z",
         delivery="boto3",

@@ -108,8 +108,8 @@ def test_a_reset_empties_the_durable_state(lives: Lives) -> None:
     emu = lives.restart()
     assert emu.schedules() == [] and emu.attempts() == [] and emu.activity() == []
     assert emu.clock.now().isoformat() == "2027-01-01T00:00:00+00:00"
-    counts = sqlite3.connect(lives.path).execute("SELECT COUNT(*) FROM attempts").fetchone()
-    assert counts == (0,)
+    with contextlib.closing(sqlite3.connect(lives.path)) as database:
+        assert database.execute("SELECT COUNT(*) FROM attempts").fetchone() == (0,)
 
 
 def test_health_names_the_state_file_and_its_schema_version(lives: Lives) -> None:
@@ -167,11 +167,11 @@ def test_max_records_bounds_the_file_as_it_bounds_memory(lives: Lives) -> None:
     before = (emu.dropped_records.by_kind, emu.attempts(), emu.executions("s1"))
     emu = lives.restart()
     assert (emu.dropped_records.by_kind, emu.attempts(), emu.executions("s1")) == before
-    database = sqlite3.connect(lives.path)
-    rows = {
-        table: database.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("attempts", "occurrences")
-    }
+    with contextlib.closing(sqlite3.connect(lives.path)) as database:
+        rows = {
+            table: database.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            for table in ("attempts", "occurrences")
+        }
     assert rows["attempts"] <= 60 and rows["occurrences"] <= 60
     assert len(emu.attempts()) <= 40
     assert len(emu.attempts()) + emu.dropped_records.attempts == 182  # 181 minutes, 1 retry

@@ -3,6 +3,7 @@ Anything else is refused with a clear error and left exactly as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,10 +29,10 @@ def refused(path: Path, match: str) -> None:
 def test_a_new_file_is_made_in_wal_mode_with_the_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     Emulator(state=str(path)).stop()
-    database = sqlite3.connect(path)
-    assert database.execute("PRAGMA application_id").fetchone() == (schema.APPLICATION_ID,)
-    assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
-    assert database.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    with contextlib.closing(sqlite3.connect(path)) as database:
+        assert database.execute("PRAGMA application_id").fetchone() == (schema.APPLICATION_ID,)
+        assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+        assert database.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
 def test_an_empty_file_is_taken_as_a_new_state(tmp_path: Path) -> None:
@@ -116,9 +117,9 @@ def test_an_older_schema_is_migrated_step_by_step(
     monkeypatch.setattr(schema, "MIGRATIONS", {schema.SCHEMA_VERSION - 1: add_a_note_column})
     emu = lives.open()
     assert len(emu.attempts()) == 2
-    database = sqlite3.connect(lives.path)
-    assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
-    assert "note" in [row[1] for row in database.execute("PRAGMA table_info(groups)")]
+    with contextlib.closing(sqlite3.connect(lives.path)) as database:
+        assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+        assert "note" in [row[1] for row in database.execute("PRAGMA table_info(groups)")]
 
 
 def test_a_directory_or_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

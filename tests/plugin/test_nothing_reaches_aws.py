@@ -1,0 +1,262 @@
+"""Nothing a schedemu test sends reaches AWS: a marker alone brings the emulator, a client
+built before the plugin loaded is served, a module-level client gets a region on a machine
+without AWS configuration, and what cannot be served fails at once saying why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import boto3
+import botocore.session
+import pytest
+
+from pytest_schedemu import Emulator, SchedemuError
+from pytest_schedemu.wire.intercept import interception
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+ROLE = "arn:aws:iam::123456789012:role/r"
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
+SCHEDULE = {
+    "ScheduleExpression": "at(2026-03-02T08:00:00)",
+    "FlexibleTimeWindow": {"Mode": "OFF"},
+    "Target": {"Arn": QUEUE, "RoleArn": ROLE},
+}
+
+
+@pytest.fixture
+def unconfigured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A machine without AWS configuration: no credentials, no region, no profile."""
+    for name in list(os.environ):
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+
+# -- the marker alone ------------------------------------------------------------------------
+
+MARKED_ONLY = f"""
+import boto3
+import pytest
+
+# Application code: a module-level client, built at collection.
+CLIENT = boto3.client("scheduler")
+
+@pytest.mark.schedemu(start="2026-03-01T08:00:00Z", region="eu-west-1")
+def test_trial_reminder(request):
+    CLIENT.create_schedule(Name="trial-ends", **{SCHEDULE!r})
+    assert CLIENT.get_schedule(Name="trial-ends")["Name"] == "trial-ends"
+    emulator = request.getfixturevalue("schedemu")
+    assert [s.name for s in emulator.schedules()] == ["trial-ends"]
+    assert emulator.clock.now().isoformat() == "2026-03-01T08:00:00+00:00"
+    # A client built during the test gets the test's region, not the one lent to the run.
+    assert boto3.client("scheduler").meta.region_name == "eu-west-1"
+
+def test_unmarked_tests_are_left_alone(request):
+    assert "schedemu" not in request.fixturenames
+"""
+
+
+def test_a_marked_test_uses_the_emulator_without_naming_the_fixture(
+    pytester: pytest.Pytester, unconfigured: None
+) -> None:
+    pytester.makepyfile(MARKED_ONLY)
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_a_marked_test_that_names_the_fixture_sets_it_up_where_it_names_it(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+import pytest
+
+ORDER = []
+
+@pytest.fixture
+def first():
+    ORDER.append("first")
+
+@pytest.fixture
+def schedemu(schedemu):
+    ORDER.append("schedemu")
+    return schedemu
+
+@pytest.mark.schedemu(seed=3)
+def test_order(first, schedemu):
+    assert ORDER == ["first", "schedemu"]
+"""
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+# -- clients built before the plugin loaded ------------------------------------------------
+
+EARLY_PLUGIN = """
+import sys
+
+import botocore.session
+
+# Another plugin, loaded before pytest-schedemu: its session and its clients exist before
+# the interception is installed.
+assert "pytest_schedemu" not in sys.modules
+SESSION = botocore.session.Session()
+UNSIGNED = SESSION.create_client("scheduler", region_name="us-east-1")
+SIGNED = SESSION.create_client(
+    "scheduler", region_name="us-east-1",
+    aws_access_key_id="AKIAIOSFODNN7EXAMPLE", aws_secret_access_key="secret",
+)
+"""
+
+USES_EARLY_CLIENTS = f"""
+import pytest
+
+import early
+
+@pytest.mark.schedemu
+def test_served(request):
+    early.UNSIGNED.create_schedule(Name="without-credentials", **{SCHEDULE!r})
+    early.SIGNED.create_schedule(Name="with-credentials", **{SCHEDULE!r})
+    emulator = request.getfixturevalue("schedemu")
+    assert sorted(s.name for s in emulator.schedules()) == [
+        "with-credentials", "without-credentials"
+    ]
+"""
+
+
+def test_clients_of_a_session_made_before_the_plugin_loaded_are_served(
+    pytester: pytest.Pytester, unconfigured: None
+) -> None:
+    pytester.makepyfile(early=EARLY_PLUGIN, test_early=USES_EARLY_CLIENTS)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "early")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_client_that_cannot_be_served_fails_at_once_saying_why(
+    schedemu: Emulator, unconfigured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As on a botocore too old to sign one request with other credentials than its client's.
+    monkeypatch.setattr(interception, "_can_lend_credentials", False)
+    session = botocore.session.Session()
+    assert session.get_credentials() is None
+    client = session.create_client("scheduler", "us-east-1")
+    with pytest.raises(
+        SchedemuError,
+        match="could not intercept this scheduler client: it has no credentials, and botocore",
+    ):
+        client.list_schedules()
+    client.close()
+
+
+# -- a region for clients built before any test ----------------------------------------------
+
+APPLICATION = """
+import boto3
+
+CLIENT = boto3.client("scheduler")
+"""
+CONFTEST = "import application  # builds its client while pytest starts\n"
+USES_APPLICATION = f"""
+import application
+
+def test_served(schedemu):
+    region = application.CLIENT.meta.region_name
+    application.CLIENT.create_schedule(
+        Name="s1",
+        ScheduleExpression="rate(1 hour)",
+        FlexibleTimeWindow={{"Mode": "OFF"}},
+        Target={{"Arn": f"arn:aws:sqs:{{region}}:123456789012:q", "RoleArn": {ROLE!r}}},
+    )
+    assert [s.region for s in schedemu.schedules()] == [region]
+"""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "environment", "region"),
+    [
+        ((), {}, "us-east-1"),
+        (("--schedemu-region=ap-south-1",), {}, "ap-south-1"),
+        (("-o", "schedemu_region=eu-north-1"), {}, "eu-north-1"),
+        ((), {"AWS_REGION": "ca-central-1"}, "ca-central-1"),
+    ],
+    ids=["default", "command-line", "ini", "AWS_REGION"],
+)
+def test_clients_built_as_pytest_starts_get_a_region_on_a_machine_without_one(
+    pytester: pytest.Pytester,
+    unconfigured: None,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: tuple[str, ...],
+    environment: dict[str, str],
+    region: str,
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    pytester.makepyfile(application=APPLICATION, conftest=CONFTEST, test_app=USES_APPLICATION)
+    pytester.makepyfile(
+        test_region=f"""
+import application
+
+def test_region():
+    assert application.CLIENT.meta.region_name == {region!r}
+"""
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *arguments)
+    result.assert_outcomes(passed=2)
+
+
+@pytest.mark.parametrize(
+    "opt_out",
+    [("--schedemu-set-default-region=false",), ("-o", "schedemu_set_default_region=0")],
+    ids=["command-line", "ini"],
+)
+def test_the_default_region_can_be_turned_off(
+    pytester: pytest.Pytester, unconfigured: None, opt_out: tuple[str, ...]
+) -> None:
+    pytester.makepyfile(application=APPLICATION, test_app=USES_APPLICATION)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *opt_out)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*NoRegionError*"])
+
+
+def test_the_region_lent_to_a_run_is_taken_back_when_it_ends(
+    pytester: pytest.Pytester, unconfigured: None
+) -> None:
+    pytester.makepyfile(
+        "import os\n\ndef test_lent():\n    assert os.environ['AWS_DEFAULT_REGION'] == 'us-east-1'"
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert "AWS_DEFAULT_REGION" not in os.environ
+
+
+def test_a_region_botocore_finds_is_left_alone(
+    pytester: pytest.Pytester, unconfigured: None, tmp_path: Path
+) -> None:
+    (tmp_path / "no-config").write_text("[default]\nregion = sa-east-1\n")
+    pytester.makepyfile(
+        "import os\n\ndef test_kept():\n    assert 'AWS_DEFAULT_REGION' not in os.environ\n"
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_a_bad_default_region_switch_is_a_usage_error(
+    pytester: pytest.Pytester, unconfigured: None
+) -> None:
+    pytester.makepyfile("def test_it():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--schedemu-set-default-region=maybe")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*Unsupported --schedemu-set-default-region 'maybe'*"])
+
+
+# -- exceptions ------------------------------------------------------------------------------
+
+
+def test_the_fixture_clients_exceptions_are_the_ones_application_clients_raise(
+    scheduler_client: object,
+) -> None:
+    application = boto3.client("scheduler")  # application code, from the test's environment
+    application.create_schedule(Name="s1", **SCHEDULE)
+    with pytest.raises(scheduler_client.exceptions.ConflictException):  # type: ignore[attr-defined]
+        application.create_schedule(Name="s1", **SCHEDULE)
