@@ -74,6 +74,14 @@ class ClientFactory:
                 # go unsigned, with only the credential scope the account and region are
                 # read from.
                 client.meta.events.register_first(f"choose-signer.{service_id}", _unsigned)
+            # botocore builds the User-Agent header twice per request; the emulator reads
+            # neither, so in process the first one stands (a tenth of a call's cost).
+            creator = getattr(client, "_user_agent_creator", None)
+            if creator is not None:
+                client.meta.events.unregister(
+                    f"request-created.{service_id}",
+                    creator.rebuild_and_replace_user_agent_handler,
+                )
             client.meta.events.register_first(
                 f"before-send.{service_id}",
                 InProcessTransport(
