@@ -64,16 +64,20 @@ def play_in_bulk(
     # Occurrences are made per plan in nominal order, as the queue would make them, and
     # their first attempts then sorted by (due, incarnation, nominal), the queue's order.
     planned: list[tuple[int, int, int, Occurrence]] = []
+    generated: list[tuple[Plan, list[Occurrence]]] = []
     for due, first, plan in starting:
         seq = plan.seq
         # A one-time schedule in the past is due at its activation, not its nominal time.
         attempt_due = planner.first_attempt_due(plan, first, due)
-        planned.append((attempt_due, seq, first, Occurrence(plan, first, attempt_due)))
+        occurrence = Occurrence(plan, first, attempt_due)
+        occurrences = [occurrence]
+        planned.append((attempt_due, seq, first, occurrence))
         if plan.timeline.recurring:
-            planned += [
-                (attempt_due, seq, nominal, Occurrence(plan, nominal, attempt_due))
-                for nominal, attempt_due in planner.generations(plan, first, limit)
-            ]
+            for nominal, attempt_due in planner.generations(plan, first, limit):
+                occurrence = Occurrence(plan, nominal, attempt_due)
+                occurrences.append(occurrence)
+                planned.append((attempt_due, seq, nominal, occurrence))
+        generated.append((plan, occurrences))
     if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
         return None
 
@@ -81,15 +85,9 @@ def play_in_bulk(
     for due, item in later:
         queue.push(due, item)
     history = planner.history
-    index = 0
-    for _, _, plan in starting:
-        # ``planned`` holds each plan's occurrences together, in the order of ``starting``.
-        end = index + 1
-        while end < len(planned) and planned[end][3].plan is plan:
-            end += 1
-        history.add_executions(plan.arn, [entry[3] for entry in planned[index:end]])
-        plan.last_dispatched = planned[end - 1][2]
-        index = end
+    for plan, occurrences in generated:
+        history.add_executions(plan.arn, occurrences)
+        plan.last_dispatched = occurrences[-1].nominal
         plan.next_nominal = None
         planner.plan_first(plan)
     planned.sort()  # (due, incarnation, nominal) is unique, so occurrences never compare

@@ -167,7 +167,8 @@ class Dispatcher:
                     break
                 if due > self.clock_epoch:
                     self._advance_clock(due)
-                job = process(*pop())
+                due, item = pop()
+                job = process(due, item)
             if job is None:
                 continue
             if not self.calls_targets:

@@ -38,14 +38,15 @@ class CaughtUp(NamedTuple):
 def missed(planner: Planner, plan: Plan, now: int) -> list[int]:
     """The nominal times ``plan`` has yet to generate that are too old to fire at ``now``."""
     work = planner.first_work(plan)
-    if work is None or work.nominal == NEVER:
+    if work is None or work[1] == NEVER:
         return []
+    due, first = work
     policy = plan.schedule.target.retry_policy
-    upcoming = [(work.nominal, planner.first_attempt_due(plan, work.nominal, work.due))]
+    upcoming = [(first, planner.first_attempt_due(plan, first, due))]
     if plan.timeline.recurring:
         # Each is due no earlier than its nominal time: none later can be old enough.
         until = now - policy.maximum_event_age_in_seconds
-        upcoming += planner.generations(plan, work.nominal, until)
+        upcoming += planner.generations(plan, first, until)
     found = []
     for nominal, attempt_due in upcoming:
         # Offsets differ per occurrence: only the run of old ones up to the first that may

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from pytest_schedemu.dispatch.occurrences import NEVER, Occurrence, Plan
 from pytest_schedemu.dispatch.queue import (
@@ -32,14 +32,10 @@ from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, Hist
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.targets import events, plan_target
 
-
-class Work(NamedTuple):
-    """A plan's next work: generate ``nominal`` at ``due``, or (``nominal`` is ``NEVER``)
-    check at ``due`` whether the plan is complete."""
-
-    due: int
-    nominal: int
-
+#: A plan's next work, (due second, nominal time): generate that nominal time then, or, when
+#: it is ``NEVER``, check then whether the plan is complete. A plain tuple: one is made for
+#: every occurrence.
+Work = tuple[int, int]
 
 #: Stale queue items are swept out only past this many: sweeping costs a pass over the queue.
 COMPACTION_THRESHOLD = 1024
@@ -157,20 +153,22 @@ class Planner:
         """Queue a plan's first work (``first_work``)."""
         work = self.first_work(plan, created=created)
         if work is not None:
-            self._queue_work(plan, work)
+            due, nominal = work
+            self._queue_work(plan, due, nominal)
 
     def plan_next(self, plan: Plan, after: int) -> None:
         """Queue the work that follows a recurring plan's nominal time ``after``."""
         work = self.next_work(plan, after)
         if work is not None:
-            self._queue_work(plan, work)
+            due, nominal = work
+            self._queue_work(plan, due, nominal)
 
-    def _queue_work(self, plan: Plan, work: Work) -> None:
-        if work.nominal == NEVER:
+    def _queue_work(self, plan: Plan, due: int, nominal: int) -> None:
+        if nominal == NEVER:
             plan.done_generating = True
-            self.push(work.due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
+            self.push(due, plan.seq, NEVER, 0, COMPLETION_CHECK, plan, plan.version)
         else:
-            self.push(work.due, plan.seq, work.nominal, 0, GENERATE, plan, plan.version)
+            self.push(due, plan.seq, nominal, 0, GENERATE, plan, plan.version)
 
     def first_work(self, plan: Plan, *, created: bool = False) -> Work | None:
         """A plan's first work from where it stands: its next nominal time after what it
@@ -197,29 +195,30 @@ class Planner:
         if at < plan.activation and self.settings.current.past_at != "fire":
             return None
         # A one-time schedule whose moment has passed is delivered once, straight away.
-        return Work(self.generation_due(plan, at), at)
+        return self.generation_due(plan, at), at
 
     def next_work(self, plan: Plan, after: int) -> Work | None:
         """What follows a recurring plan's nominal time ``after``: the next one, or once its
         timeline has run out, the check that deletes it if it asked to be (else None)."""
         nominal = plan.timeline.next_after_epoch(after)
         if nominal is not None:
-            return Work(self.generation_due(plan, nominal), nominal)
+            return self.generation_due(plan, nominal), nominal
         if self.deletes_when_done(plan):
-            return Work(max(plan.activation, after), NEVER)
+            return max(plan.activation, after), NEVER
         return None
 
     def generations(self, plan: Plan, after: int, until: int) -> list[tuple[int, int]]:
         """(nominal time, its first attempt's due second) of each of a plan's nominal times
         in (``after``, ``until``], in order: what generating them one by one would make."""
-        due, window = self.generation_due, self._window(plan)
+        due = self.generation_due
         nominals = plan.timeline.between_epochs(after + 1, until + 1)
-        # Bulk play asks for a day of every plan at once: a plan whose attempts are not
-        # offset is spared a call per nominal time.
-        if not window:
-            return [(nominal, due(plan, nominal)) for nominal in nominals]
-        offset = self._attempt_due
-        return [(n, offset(plan, n, due(plan, n), window)) for n in nominals]
+        found = [(nominal, due(plan, nominal)) for nominal in nominals]
+        # Only a flexible window offsets first attempts: bulk play asks for a day of every
+        # plan at once, and most plans are spared a call per nominal time.
+        if plan.schedule.flexible_time_window.maximum_window_in_minutes:
+            attempt_due = self.first_attempt_due
+            found = [(nominal, attempt_due(plan, nominal, at)) for nominal, at in found]
+        return found
 
     @staticmethod
     def generation_due(plan: Plan, nominal: int) -> int:
@@ -261,17 +260,13 @@ class Planner:
     def first_attempt_due(self, plan: Plan, nominal: int, due: int) -> int:
         """When the first attempt of ``nominal``, generated at ``due``, is due: offset by
         the flexible window."""
-        return self._attempt_due(plan, nominal, due, self._window(plan))
-
-    def _window(self, plan: Plan) -> int:
-        """The minutes of a plan's flexible window, 0 when its attempts are not offset."""
         window = plan.schedule.flexible_time_window.maximum_window_in_minutes
-        return window if window and self.settings.current.flexible_offsets == "hash" else 0
-
-    def _attempt_due(self, plan: Plan, nominal: int, due: int, window: int) -> int:
         if not window:
             return due
-        return due + events.flexible_offset(self.settings.current.seed, plan.arn, nominal, window)
+        settings = self.settings.current
+        if settings.flexible_offsets != "hash":
+            return due
+        return due + events.flexible_offset(settings.seed, plan.arn, nominal, window)
 
     # -- the queue -------------------------------------------------------------------------
 
