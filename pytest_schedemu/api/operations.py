@@ -258,11 +258,10 @@ class Operations:
         group = params.get("GroupName")
         prefix = params.get("NamePrefix")
         state = params.get("State")
-        fingerprint = filters_fingerprint(
-            {"ScheduleGroup": group, "NamePrefix": prefix, "State": state}
-        )
+        filters = {"ScheduleGroup": group, "NamePrefix": prefix, "State": state}
+        token = params.get("NextToken")
         try:
-            after = decode_token(params.get("NextToken"), fingerprint, 2)
+            after = None if token is None else decode_token(token, filters_fingerprint(filters), 2)
         except ValidationException:
             if group is not None:
                 # An unknown group is reported before a bad token.
@@ -280,7 +279,9 @@ class Operations:
         document: Document = {"Schedules": [render_schedule_summary(s) for s in schedules]}
         if more:
             last = schedules[-1]
-            document["NextToken"] = encode_token((last.group_name, last.name), fingerprint)
+            document["NextToken"] = encode_token(
+                (last.group_name, last.name), filters_fingerprint(filters)
+            )
         return document
 
     # -- groups ----------------------------------------------------------------------------

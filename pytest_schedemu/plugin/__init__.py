@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -156,9 +156,9 @@ def _texts(config: pytest.Config, arguments: Any) -> _SessionTexts:
     )
 
 
-def _options(request: pytest.FixtureRequest, emulator: Emulator) -> Chosen:
+def _options(item: pytest.Item, emulator: Emulator) -> Chosen:
     """The test's options: marker over command line over ini over the emulator's own."""
-    marker = request.node.get_closest_marker("schedemu")
+    marker = item.get_closest_marker("schedemu")
     marked: dict[str, Any] = {}
     if marker is not None:
         keywords = sorted(per_test())
@@ -173,48 +173,68 @@ def _options(request: pytest.FixtureRequest, emulator: Emulator) -> Chosen:
         marked = dict(marker.kwargs)
     own = emulator.own_settings
     if marker is None:
-        cached = request.config.stash.get(_UNMARKED_KEY, None)
+        cached = item.config.stash.get(_UNMARKED_KEY, None)
         if cached is not None and cached[0] is own:
             return cached[1]
-    texts = _session_texts(request.config)
+    texts = _session_texts(item.config)
     try:
         chosen = layered(marker=marked, command_line=texts.command_line, ini=texts.ini, own=own)
     except ValueError as error:
         problem = str(error)
     else:
         if marker is None:
-            request.config.stash[_UNMARKED_KEY] = (own, chosen)
+            item.config.stash[_UNMARKED_KEY] = (own, chosen)
         return chosen
     # Outside the handler, so that the failure is not shown as raised while handling it.
     pytest.fail(f"schedemu: {problem}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
-def schedemu_server() -> Iterator[Emulator]:
+def schedemu_server(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     """The session's emulator, started on first use and stopped at the end of the session."""
     from pytest_schedemu.emulator import Emulator
+    from pytest_schedemu.records import assertions
+
+    assertions.configure(verbosity=int(pytestconfig.getoption("verbose")))
 
     with Emulator() as emulator:
         yield emulator
 
 
-@pytest.fixture(autouse=True)
-def _schedemu_when_marked(request: pytest.FixtureRequest) -> None:
-    """A test marked ``schedemu`` uses the emulator whether or not it names the fixture, so
-    that the marker alone never leaves the test's calls to reach AWS."""
-    if request.node.get_closest_marker("schedemu") and "schedemu" not in request.fixturenames:
-        request.getfixturevalue("schedemu")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A test marked ``schedemu`` uses the emulator whether or not it names the fixture, so
+    # that the marker alone never leaves the test's calls to reach AWS. First among its
+    # fixtures, so that the others' calls are served too.
+    for item in items:
+        names = getattr(item, "fixturenames", None)
+        if names is not None and "schedemu" not in names and item.get_closest_marker("schedemu"):
+            names.insert(0, "schedemu")
+
+
+#: The tests whose run is under way, innermost last (a test may run a pytest of its own):
+#: the ``schedemu`` fixture's test. Asking for pytest's ``request`` instead costs every
+#: schedemu test a fixture definition of its own, a good part of the fixture's cost.
+_running: list[pytest.Item] = []
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.pop()
 
 
 @pytest.fixture
-def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Iterator[Emulator]:
+def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
     from pytest_schedemu.formats.times import wall_clock_now
-    from pytest_schedemu.records import assertions
 
-    assertions.configure(verbosity=int(request.config.getoption("verbose")))
     emulator = schedemu_server
-    chosen = _options(request, emulator)
+    item = _running[-1]
+    config = item.config
+    chosen = _options(item, emulator)
     settings = dict(chosen.settings)
     start = settings.pop("start")
     # A real-time clock is where the wall clock is: it is reset in place (a start is refused).
@@ -225,15 +245,15 @@ def schedemu(request: pytest.FixtureRequest, schedemu_server: Emulator) -> Itera
         pytest.fail(f"schedemu: {error}", pytrace=False)
     options = chosen.plugin
     started = emulator.clock.now()
-    request.node.stash[_EMULATOR_KEY] = emulator
+    item.stash[_EMULATOR_KEY] = emulator
     chosen_dir = options.timeline_dir
-    request.node.stash[_TIMELINE_KEY] = _TimelineRequest(
+    item.stash[_TIMELINE_KEY] = _TimelineRequest(
         options.timeline,
         (lambda: Path(chosen_dir))
         if chosen_dir is not None
-        else (lambda: report_timeline.default_folder(request.config)),
+        else (lambda: report_timeline.default_folder(config)),
     )
-    saved = _set_environment(emulator, request.config.stash.get(_LENT_REGION_KEY, None))
+    saved = _set_environment(emulator, config.stash.get(_LENT_REGION_KEY, None))
     try:
         freezer = None if options.freeze is None else emulator.freeze_time(options.freeze)
     except SchedemuError as error:
@@ -327,21 +347,22 @@ def _restore_environment(saved: dict[str, str | None]) -> None:
             os.environ[name] = value
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    from pytest_schedemu.errors import DeliveryAssertionError
-
-    outcome = yield
-    report = outcome.get_result()  # type: ignore[attr-defined]
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     emulator = item.stash.get(_EMULATOR_KEY, None)
     if emulator is None or call.when == "setup":
-        return
+        return report
     _report_timeline(item, report, emulator)
-    if not report.failed or call.when != "call":
-        return
-    # An assertion of the emulator already listed the attempts; don't print them twice.
-    if call.excinfo is None or not call.excinfo.errisinstance(DeliveryAssertionError):
-        report.sections.append(("schedemu attempts", emulator.describe_attempts()))
+    if report.failed and call.when == "call":
+        from pytest_schedemu.errors import DeliveryAssertionError
+
+        # An assertion of the emulator already listed the attempts; don't print them twice.
+        if call.excinfo is None or not call.excinfo.errisinstance(DeliveryAssertionError):
+            report.sections.append(("schedemu attempts", emulator.describe_attempts()))
+    return report
 
 
 def _report_timeline(item: pytest.Item, report: pytest.TestReport, emulator: Emulator) -> None:
