@@ -4,7 +4,8 @@ are not written in Python (``schedemu serve``), on the same port as the Schedule
 JSON in and out, errors in the Scheduler API's wire format. With ``verify_signatures``
 every request here is verified like a Scheduler API request. What it answers is bounded
 whatever the state holds: lists come in pages (``limit``, ``next_token``), and a clock move
-returns at most ``limit`` of the attempts it made.
+answers how many attempts it made (``attempts_made``), how many of them it kept (the newest
+``max_records``: ``attempt_count``), and at most ``limit`` of those (``attempts``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.records import Records
+from pytest_schedemu.records import MoveAttempts, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -167,8 +168,11 @@ class ControlApi:
             raise InternalServerException(
                 str(error), details={"now": ztime(self._clock.now())}
             ) from None
+        # Only a clock with nothing attached answers a plain (empty) list.
+        made = attempts.attempts_made if isinstance(attempts, MoveAttempts) else len(attempts)
         return {
             "now": self._clock.now(),
+            "attempts_made": made,
             "attempt_count": len(attempts),
             "attempts": attempts[:limit],
             "truncated": len(attempts) > limit,
