@@ -128,6 +128,13 @@ class Settings:
     delivery_endpoint_url: str | None = declare(
         None, "endpoint of the target services for boto3 delivery", check=values.optional_text
     )
+    allow_aws_delivery: bool = declare(
+        False,
+        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your credentials",
+        parse=parse_bool,
+        check=values.boolean,
+        bare="true",
+    )
     host: str = declare("127.0.0.1", "address to bind", scope=SERVER, check=values.text)
     port: int = declare(
         0,
@@ -227,6 +234,19 @@ class Settings:
             raise ValueError(
                 "verify_signatures=True needs credentials={access key id: secret key, ...}"
             )
+        if self.delivers_to_aws and not self.allow_aws_delivery:
+            # A schedule's universal target may name any AWS action: reaching AWS with the
+            # developer's credentials must be a choice, never a default's side effect.
+            raise ValueError(
+                "delivery='boto3' without delivery_endpoint_url would call AWS itself with "
+                "your credentials: give delivery_endpoint_url (--delivery-endpoint-url), or "
+                "allow_aws_delivery=True (--allow-aws-delivery, SCHEDEMU_ALLOW_AWS_DELIVERY)"
+            )
+
+    @property
+    def delivers_to_aws(self) -> bool:
+        """Whether deliveries go to AWS itself (boto3 delivery, no endpoint of its own)."""
+        return self.delivery == "boto3" and self.delivery_endpoint_url is None
 
     def changed(self, changes: Mapping[str, Any]) -> Settings:
         """These settings with ``changes`` to the ones a test may change (all but ``start``),
