@@ -18,7 +18,7 @@
         ├── InvalidSignatureException     403  a signature, scope or date that does not match
         ├── ResourceNotFoundException     404
         ├── UnknownOperationException     404  no route for this method and path
-        ├── RequestTimeoutException       408  the body did not arrive within the idle timeout
+        ├── RequestTimeoutException       408  the body did not arrive within the connection timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
         ├── ThrottlingException           429  only when a test injects it

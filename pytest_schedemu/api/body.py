@@ -76,8 +76,8 @@ def read_body(environ: Mapping[str, Any], limit: int) -> bytes:
 
     Raises ``ValidationException`` (400) for a Content-Length that is not a decimal number
     or a body that cannot be decoded, ``RequestEntityTooLargeException`` (413) for a body
-    over ``limit``, and ``RequestTimeoutException`` (408) when the client stops sending
-    for longer than the connection's idle timeout.
+    over ``limit``, and ``RequestTimeoutException`` (408) when the body has not arrived
+    in full by the connection's deadline.
     """
     declared = environ.get("CONTENT_LENGTH")
     length = parse_content_length(declared) if declared else None
@@ -95,8 +95,8 @@ def read_body(environ: Mapping[str, Any], limit: int) -> bytes:
         return _read_up_to(stream, length) if length else b""
     except (socket.timeout, TimeoutError):
         raise RequestTimeoutException(
-            "The request body stopped arriving before it was complete, and the connection "
-            "was idle for longer than its timeout. Send the whole body without pausing."
+            "The request body did not arrive in full within the connection timeout. Send "
+            "the whole body without pausing."
         ) from None
     except OSError as error:
         # Werkzeug's chunked decoder reports a malformed chunk as an OSError.

@@ -183,7 +183,8 @@ class Settings:
     )
     connection_timeout: float = declare(
         60.0,
-        "seconds a connection may stay idle, or stall mid-request, before it is closed",
+        "seconds a connection gets, from its acceptance, to send its whole request "
+        "(headers and body) before it is closed",
         scope=SERVER,
         parse=float,
         check=values.seconds(True),

@@ -260,7 +260,8 @@ def test_a_header_line_over_64_kib_is_a_json_431(emu: Emulator) -> None:
     assert answer.error == (
         431,
         "ValidationException",
-        "Line too long: got more than 65536 bytes when reading header line",
+        "The request line and headers come to more than 65,536 bytes. Send fewer or shorter "
+        "headers.",
     )
 
 
