@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
 from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
@@ -293,6 +293,7 @@ class SchedulerApp:
         settings = self.settings.current
         if settings.verify_signatures:
             verify_signature(environ, raw_body, settings.credentials, self.clock.now())
+        refuse_form_body(environ)
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():
