@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pytest_schedemu.delivery.steering import TargetControl
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.errors import (
+        AccessDeniedException,
         ApiError,
         ClockError,
         ConflictException,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         ThrottlingException,
         UnknownOperationException,
         UnrecognizedClientException,
+        UnsupportedMediaTypeException,
         ValidationException,
     )
     from pytest_schedemu.records import Activity, Attempt, DeadLetter, DroppedRecords, Execution
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from pytest_schedemu.timekeeping.freeze import TimeFreeze
 
 _LOCATIONS = {
+    "AccessDeniedException": "pytest_schedemu.errors",
     "Activity": "pytest_schedemu.records",
     "ApiError": "pytest_schedemu.errors",
     "Attempt": "pytest_schedemu.records",
@@ -91,11 +94,13 @@ _LOCATIONS = {
     "TimeFreeze": "pytest_schedemu.timekeeping.freeze",
     "UnknownOperationException": "pytest_schedemu.errors",
     "UnrecognizedClientException": "pytest_schedemu.errors",
+    "UnsupportedMediaTypeException": "pytest_schedemu.errors",
     "ValidationException": "pytest_schedemu.errors",
     "VirtualClock": "pytest_schedemu.timekeeping.clock",
 }
 
 __all__ = [
+    "AccessDeniedException",
     "Activity",
     "ApiError",
     "Attempt",
@@ -134,6 +139,7 @@ __all__ = [
     "TimeFreeze",
     "UnknownOperationException",
     "UnrecognizedClientException",
+    "UnsupportedMediaTypeException",
     "ValidationException",
     "VirtualClock",
     "__version__",

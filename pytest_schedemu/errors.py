@@ -16,11 +16,13 @@
         ├── IncompleteSignatureException  403  an Authorization header missing a part
         ├── UnrecognizedClientException   403  an access key the emulator does not know
         ├── InvalidSignatureException     403  a signature, scope or date that does not match
+        ├── AccessDeniedException         403  a Host or Origin the service does not answer
         ├── ResourceNotFoundException     404
         ├── UnknownOperationException     404  no route for this method and path
         ├── RequestTimeoutException       408  the body did not arrive within the connection timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
+        ├── UnsupportedMediaTypeException 415  a body type a browser sends without asking
         ├── ThrottlingException           429  only when a test injects it
         └── InternalServerException       500
 
@@ -147,6 +149,11 @@ class InvalidSignatureException(ApiError):
     status = 403
 
 
+class AccessDeniedException(ApiError):
+    code = "AccessDeniedException"
+    status = 403
+
+
 class ResourceNotFoundException(ApiError):
     code = "ResourceNotFoundException"
     status = 404
@@ -170,6 +177,11 @@ class ConflictException(ApiError):
 class RequestEntityTooLargeException(ApiError):
     code = "RequestEntityTooLargeException"
     status = 413
+
+
+class UnsupportedMediaTypeException(ApiError):
+    code = "UnsupportedMediaTypeException"
+    status = 415
 
 
 class ThrottlingException(ApiError):

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
 from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import Caller, claimed_caller
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -297,6 +297,7 @@ class SchedulerApp:
             caller = verify_signature(environ, raw_body, settings.credentials, self.clock.now())
         else:
             caller = claimed_caller(environ)
+        refuse_form_body(environ)
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():

@@ -136,6 +136,16 @@ class Settings:
         bare="true",
     )
     host: str = declare("127.0.0.1", "address to bind", scope=SERVER, check=values.text)
+    allowed_hosts: tuple[str, ...] = declare(
+        (),
+        "hosts the HTTP server answers besides localhost, 127.0.0.1, [::1] and the bound "
+        "address, comma-separated; a host without a port is answered on any (* for any host)",
+        scope=SERVER,
+        parse=values.host_list,
+        check=values.host_names,
+        shown="none",
+        metavar="HOSTS",
+    )
     port: int = declare(
         0,
         "port to bind (0: a free one)",
@@ -227,6 +237,7 @@ class Settings:
         # A copy nobody else holds, and read-only: the settings change only as a whole.
         credentials = types.MappingProxyType(dict(self.credentials))
         object.__setattr__(self, "credentials", credentials)
+        object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
         if self.start is not None:
             object.__setattr__(self, "start", to_utc(self.start, what="start"))
         if self.clock == "real" and self.start is not None:

@@ -31,6 +31,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from pytest_schedemu.api.app import error_body
 from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
+from pytest_schedemu.api.guard import NetworkGuard
 from pytest_schedemu.errors import ApiError, ServerStartError
 from pytest_schedemu.settings.options import DEFAULTS, Settings
 from pytest_schedemu.wire.connection_input import DeadlineInput, HeadersTooLarge, RequestReader
@@ -258,18 +259,26 @@ def _bind(host: str, port: int) -> socket.socket:
 
 class ServerThread:
     """A Werkzeug server for ``app``, served from a daemon thread, as ``settings`` say: on
-    (``host``, ``port``), at most ``max_connections`` connections at once, and one whose
-    request has not arrived ``connection_timeout`` seconds after it was accepted closed.
+    (``host``, ``port``), at most ``max_connections`` connections at once, one whose
+    request has not arrived ``connection_timeout`` seconds after it was accepted closed,
+    and only requests for its own hosts (``allowed_hosts`` too) from no other origin
+    answered (``api.guard``).
     """
 
     def __init__(self, app: WSGIApp, settings: Settings = DEFAULTS) -> None:
         host, port = settings.host, settings.port
         listener = _bind(host, port)
+        guarded = NetworkGuard(
+            app,
+            host=host,
+            port=listener.getsockname()[1],
+            allowed_hosts=settings.allowed_hosts,
+        )
         try:
             self._server = _Server(
                 host,
                 port,
-                app,
+                guarded,
                 handler=_QuietHandler,
                 fd=listener.fileno(),
                 log_requests=settings.log_requests,
