@@ -357,25 +357,18 @@ class Journal:
 
     def reset(self) -> None:
         """Empty the file, as a reset empties the emulator (call it under the store lock,
-        after the reset)."""
-        self._heard.clear()
-        self._backlog = []
-        self._gathered = 0
-        for changes in (self._groups, self._schedules, self._tokens, self._occurrences):
-            changes.clear()
-        self._settling.clear()
-        self._plans.clear()
-        self._live.clear()
-        self._ids = dict.fromkeys(self._ids, 0)
-        self._dropped = {}
-        self._known = {}
-        self._known_complete = True
+        after the reset); a file that refuses puts back what it holds, undoing the reset."""
+        self.adopt(Position())
         connection = self._open().connection
-        with transaction(connection, f"Could not empty the state file {self.path!r}"):
-            for table in TABLES:
-                connection.execute(f"DELETE FROM {table}")
-            self._write_meta(connection, self._clock.now())
+        try:
+            with transaction(connection, f"Could not empty the state file {self.path!r}"):
+                for table in TABLES:
+                    connection.execute(f"DELETE FROM {table}")
+                self._write_meta(connection, self._clock.now())
+        except StateError as error:
+            self._undo(error)
         self._clock_written = self._clock.now()
+        self.failure = None
 
     def _open(self) -> Database:
         # After close() (the emulator stopped), a change made in process opens it again,
