@@ -25,8 +25,11 @@ pytestmark = pytest.mark.skipif(
 
 
 @contextmanager
-def files_cannot_grow(service: Service) -> Iterator[None]:
+def files_cannot_grow(service: Service, log: Path) -> Iterator[None]:
     """The service may write no file beyond its first byte (EFBIG), as on a full disk."""
+    # Not before its banner is out: it is printed once the server answers, and a banner
+    # that cannot be printed stops the service.
+    wait_for(lambda: "state kept in" in log.read_text(), "the banner")
     limit = resource.RLIMIT_FSIZE
     before = resource.prlimit(service.process.pid, limit)
     resource.prlimit(service.process.pid, limit, (1, before[1]))
@@ -47,7 +50,7 @@ def test_a_refused_write_answers_503_and_undoes_the_change(tmp_path: Path) -> No
         client = service.client()
         create(client, "kept", "rate(1 minute)")
         assert service.control("GET", "health").get("state_failing") is None
-        with files_cannot_grow(service):
+        with files_cannot_grow(service, tmp_path / "log"):
             with pytest.raises(ClientError) as refused:
                 create(client, "lost", "rate(1 minute)")
             error = refused.value.response
@@ -88,12 +91,12 @@ def test_real_time_deliveries_resume_once_the_file_takes_writes_again(tmp_path: 
     service = Service(*args, log=tmp_path / "log")
     try:
         client = service.client()
-        with files_cannot_grow(service):
+        with files_cannot_grow(service, tmp_path / "log"):
             soon = ztime(wall_clock_now() + timedelta(seconds=1))[:-1]
             with pytest.raises(ClientError, match="ServiceUnavailableException"):
                 create(client, "refused", f"at({soon})")
         create(client, "soon", f"at({ztime(wall_clock_now() + timedelta(seconds=4))[:-1]})")
-        with files_cannot_grow(service):
+        with files_cannot_grow(service, tmp_path / "log"):
             # Its time comes while no write can be made: it is not lost, nor made twice.
             wait_for(
                 lambda: service.control("GET", "health")["state_failing"] is not None,
