@@ -53,8 +53,11 @@ def check_tables(tables: dict[str, Any], vetting: Vetting) -> None:
     """Refuse (StateError) a dump whose rows could not have been written by a service."""
     meta = tables.get("meta", {})
     counter = meta.get("incarnations", 0)
-    if isinstance(counter, bool) or not isinstance(counter, int) or counter not in _INTEGERS:
+    if not _is_count(counter):
         raise refusal("meta", "incarnations", "value", "expected a count of incarnations")
+    dropped = meta.get("dropped", {})
+    if not isinstance(dropped, dict) or not all(_is_count(count) for count in dropped.values()):
+        raise refusal("meta", "dropped", "value", "expected an object of counts per record kind")
     for key in ("clock", "created_at"):
         if key in meta:
             try:
@@ -142,3 +145,7 @@ def _check_schedule(index: int, row: dict[str, Any], vetting: Vetting) -> None:
 def _stored(row: dict[str, Any], json_column: str) -> dict[str, Any]:
     """The row as the file holds it: its JSON column as text."""
     return {**row, json_column: json.dumps(row[json_column])}
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63

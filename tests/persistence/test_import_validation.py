@@ -84,6 +84,11 @@ CASES = [
         id="counter-2**70",
     ),
     pytest.param(
+        _meta("dropped", {"attempts": -1}),
+        'table "meta", field "value"',
+        id="dropped-negative",
+    ),
+    pytest.param(
         _column("occurrences", "status", "bogus"),
         'Row 0 of the dump\'s table "occurrences", field "status"',
         id="occurrence-status",
