@@ -184,7 +184,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def state(args: argparse.Namespace) -> int:
+    from pytest_schedemu.api.vetting import Vetting
     from pytest_schedemu.errors import StateError
+    from pytest_schedemu.formats import jsontext
     from pytest_schedemu.persistence.dump import export_state, import_state
 
     path = args.state or os.environ.get(EMULATOR_OPTIONS["state"].environment_variable)
@@ -203,11 +205,15 @@ def state(args: argparse.Namespace) -> int:
             counts = {name: len(rows) for name, rows in document["tables"].items()}
         else:
             if args.dump == "-":
-                document = json.load(sys.stdin)
+                text = sys.stdin.read()
             else:
                 with open(args.dump, encoding="utf-8") as file:
-                    document = json.load(file)
-            counts = import_state(document, path)
+                    text = file.read()
+            try:
+                document = jsontext.loads(text)
+            except ValueError as error:
+                raise ValueError(f"The dump {args.dump} is not JSON: {error}") from None
+            counts = import_state(document, path, Vetting())
     except (OSError, ValueError, StateError) as error:
         print(f"schedemu: {error}", file=sys.stderr)
         return 1

@@ -24,7 +24,8 @@
         ├── RequestEntityTooLargeException 413
         ├── UnsupportedMediaTypeException 415  a body type a browser sends without asking
         ├── ThrottlingException           429  only when a test injects it
-        └── InternalServerException       500
+        ├── InternalServerException       500
+        └── ServiceUnavailableException   503  the state file refused a write (undone)
 
     AssertionError
     └── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
@@ -200,6 +201,14 @@ class InternalServerException(ApiError):
         details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, details=details)
+
+
+class ServiceUnavailableException(ApiError):
+    """The state file (``state=PATH``) refused the write that would make a change
+    durable; the change was undone."""
+
+    code = "ServiceUnavailableException"
+    status = 503
 
 
 API_ERRORS: dict[str, type[ApiError]] = {

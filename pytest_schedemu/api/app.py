@@ -33,6 +33,8 @@ from pytest_schedemu.errors import (
     ConflictException,
     InternalServerException,
     SerializationException,
+    ServiceUnavailableException,
+    StateError,
     UnknownOperationException,
 )
 from pytest_schedemu.formats import jsontext
@@ -243,7 +245,11 @@ class SchedulerApp:
             else:
                 operation, labels = self._route(environ)
                 status, body = self._handle(environ, operation, labels)
-        except ApiError as error:
+        except (ApiError, StateError) as raised:
+            # A state file that refused a write: the change was undone, the service lives.
+            error = (
+                raised if isinstance(raised, ApiError) else ServiceUnavailableException(str(raised))
+            )
             status, body = error.status, error_body(error.code, error.message, error.details)
             headers.append(("x-amzn-ErrorType", error.code))
         except Exception as exc:

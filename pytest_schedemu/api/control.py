@@ -73,9 +73,11 @@ class ControlApi:
         settings: LiveSettings,
         reset: Reset,
         schema_version: int | None = None,
+        state_failure: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
+        self._state_failure = state_failure
         self._clock = clock
         self._controls = controls
         self._settings = settings
@@ -153,6 +155,9 @@ class ControlApi:
             # The state file (``--state``) and its schema version; null without one.
             "state": settings.state,
             "schema_version": self._schema_version,
+            # Why the state file refused the last write, until a write succeeds; null when
+            # it writes (or there is none). Every change it refused was undone.
+            "state_failing": self._state_failure(),
         }
 
     def clock(self, body: dict[str, Any], query: dict[str, str]) -> Any:
