@@ -179,6 +179,7 @@ class Emulator(Inspection):
             settings=live,
             reset=lambda start: self.reset(start),
             schema_version=None if self._journal is None else self._journal.schema_version,
+            state_failure=lambda: None if self._journal is None else self._journal.failure,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control

@@ -30,7 +30,7 @@ from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
-from pytest_schedemu.errors import HandlerError
+from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import from_epoch, to_epoch
 from pytest_schedemu.records import Activity
 from pytest_schedemu.settings.live import LiveSettings
@@ -151,7 +151,14 @@ class RealTimeService:
                     continue
                 job = dispatcher.process(*planner.queue.pop())
                 generation = dispatcher.history.generation
-                dispatcher.store.commit()
+                try:
+                    dispatcher.store.commit()
+                except StateError:
+                    # The file refused the write, and the emulator went back to what the
+                    # file holds, where this work is still to do: it is tried again later.
+                    logger.exception("the state file refused a write; retrying")
+                    wakeup.wait(interval)
+                    continue
             if job is not None:
                 with self._lock:
                     self._in_hand[generation] += 1
