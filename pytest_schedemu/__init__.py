@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pytest_schedemu.delivery.steering import TargetControl
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.errors import (
+        AccessDeniedException,
         ApiError,
         ClockError,
         ConflictException,
@@ -41,10 +42,12 @@ if TYPE_CHECKING:
         SerializationException,
         ServerStartError,
         ServiceQuotaExceededException,
+        ServiceUnavailableException,
         StateError,
         ThrottlingException,
         UnknownOperationException,
         UnrecognizedClientException,
+        UnsupportedMediaTypeException,
         ValidationException,
     )
     from pytest_schedemu.records import Activity, Attempt, DeadLetter, DroppedRecords, Execution
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
     from pytest_schedemu.timekeeping.freeze import TimeFreeze
 
 _LOCATIONS = {
+    "AccessDeniedException": "pytest_schedemu.errors",
     "Activity": "pytest_schedemu.records",
     "ApiError": "pytest_schedemu.errors",
     "Attempt": "pytest_schedemu.records",
@@ -84,6 +88,7 @@ _LOCATIONS = {
     "ServerError": "pytest_schedemu.api.app",
     "ServerStartError": "pytest_schedemu.errors",
     "ServiceQuotaExceededException": "pytest_schedemu.errors",
+    "ServiceUnavailableException": "pytest_schedemu.errors",
     "Settings": "pytest_schedemu.settings.options",
     "StateError": "pytest_schedemu.errors",
     "TargetControl": "pytest_schedemu.delivery.steering",
@@ -91,11 +96,13 @@ _LOCATIONS = {
     "TimeFreeze": "pytest_schedemu.timekeeping.freeze",
     "UnknownOperationException": "pytest_schedemu.errors",
     "UnrecognizedClientException": "pytest_schedemu.errors",
+    "UnsupportedMediaTypeException": "pytest_schedemu.errors",
     "ValidationException": "pytest_schedemu.errors",
     "VirtualClock": "pytest_schedemu.timekeeping.clock",
 }
 
 __all__ = [
+    "AccessDeniedException",
     "Activity",
     "ApiError",
     "Attempt",
@@ -127,6 +134,7 @@ __all__ = [
     "ServerError",
     "ServerStartError",
     "ServiceQuotaExceededException",
+    "ServiceUnavailableException",
     "Settings",
     "StateError",
     "TargetControl",
@@ -134,6 +142,7 @@ __all__ = [
     "TimeFreeze",
     "UnknownOperationException",
     "UnrecognizedClientException",
+    "UnsupportedMediaTypeException",
     "ValidationException",
     "VirtualClock",
     "__version__",

@@ -20,7 +20,7 @@ from typing import Any
 from pytest_schedemu._version import __version__
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.settings.option import Option
-from pytest_schedemu.settings.options import EMULATOR_OPTIONS
+from pytest_schedemu.settings.options import EMULATOR_OPTIONS, Settings
 
 logger = logging.getLogger("pytest_schedemu.serve")
 
@@ -119,6 +119,15 @@ def _log_attempt(attempt: Any) -> None:
     )
 
 
+def deliveries(settings: Settings) -> str:
+    """Where the service's deliveries go, as its banner says."""
+    if settings.delivery != "boto3":
+        return "deliveries recorded, sent nowhere"
+    if settings.delivers_to_aws:
+        return "deliveries sent to real AWS with your credentials (--allow-aws-delivery)"
+    return f"deliveries sent to {settings.delivery_endpoint_url}"
+
+
 def serve(args: argparse.Namespace) -> int:
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.errors import ServerStartError, StateError
@@ -155,6 +164,7 @@ def serve(args: argparse.Namespace) -> int:
         print("schedemu: dashboard disabled (signatures are verified)", flush=True)
     else:
         print(f"schedemu: dashboard on {emulator.endpoint_url}/_schedemu/ui", flush=True)
+    print(f"schedemu: {deliveries(emulator.settings)}", flush=True)
     if emulator.settings.state is not None:
         print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
     try:
@@ -174,7 +184,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def state(args: argparse.Namespace) -> int:
+    from pytest_schedemu.api.vetting import Vetting
     from pytest_schedemu.errors import StateError
+    from pytest_schedemu.formats import jsontext
     from pytest_schedemu.persistence.dump import export_state, import_state
 
     path = args.state or os.environ.get(EMULATOR_OPTIONS["state"].environment_variable)
@@ -193,11 +205,15 @@ def state(args: argparse.Namespace) -> int:
             counts = {name: len(rows) for name, rows in document["tables"].items()}
         else:
             if args.dump == "-":
-                document = json.load(sys.stdin)
+                text = sys.stdin.read()
             else:
                 with open(args.dump, encoding="utf-8") as file:
-                    document = json.load(file)
-            counts = import_state(document, path)
+                    text = file.read()
+            try:
+                document = jsontext.loads(text)
+            except ValueError as error:
+                raise ValueError(f"The dump {args.dump} is not JSON: {error}") from None
+            counts = import_state(document, path, Vetting())
     except (OSError, ValueError, StateError) as error:
         print(f"schedemu: {error}", file=sys.stderr)
         return 1

@@ -179,6 +179,7 @@ class Emulator(Inspection):
             settings=live,
             reset=lambda start: self.reset(start),
             schema_version=None if self._journal is None else self._journal.schema_version,
+            state_failure=lambda: None if self._journal is None else self._journal.failure,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control
@@ -280,9 +281,10 @@ class Emulator(Inspection):
         """Empty all state; the clock stays where it is, or is placed at ``start``.
 
         Schedules, groups, tags, tokens, pending work, records, target controls, injected
-        errors, recorded server errors and kept handler errors all go. Every setting a test
-        may change returns to the emulator's own value, or takes the value given here (a
-        None for a setting that cannot be None means the emulator's own value).
+        errors, recorded server errors and kept handler errors all go; a real-time clock's
+        deliveries under way are waited for (up to ``delivery_timeout``), their outcomes
+        not recorded. Every setting a test may change returns to the emulator's own value,
+        or takes the value given here (None: the emulator's own, where it cannot be None).
         """
         self.clock.guard.refuse_inside()
         restored = self._own.changed(settings)
@@ -300,6 +302,8 @@ class Emulator(Inspection):
             self._app.injections.clear()
             if self._journal is not None:
                 self._journal.reset()
+        if self._real_time is not None:
+            self._real_time.wait_for_earlier_deliveries()
 
     def configure(self, **settings: Any) -> None:
         """Change settings a test may change, keeping the state; ``reset`` returns them to

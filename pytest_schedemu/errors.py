@@ -16,13 +16,16 @@
         ├── IncompleteSignatureException  403  an Authorization header missing a part
         ├── UnrecognizedClientException   403  an access key the emulator does not know
         ├── InvalidSignatureException     403  a signature, scope or date that does not match
+        ├── AccessDeniedException         403  a Host or Origin the service does not answer
         ├── ResourceNotFoundException     404
         ├── UnknownOperationException     404  no route for this method and path
-        ├── RequestTimeoutException       408  the body did not arrive within the idle timeout
+        ├── RequestTimeoutException       408  the body did not arrive within the connection timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
+        ├── UnsupportedMediaTypeException 415  a body type a browser sends without asking
         ├── ThrottlingException           429  only when a test injects it
-        └── InternalServerException       500
+        ├── InternalServerException       500
+        └── ServiceUnavailableException   503  the state file refused a write (undone)
 
     AssertionError
     └── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
@@ -147,6 +150,11 @@ class InvalidSignatureException(ApiError):
     status = 403
 
 
+class AccessDeniedException(ApiError):
+    code = "AccessDeniedException"
+    status = 403
+
+
 class ResourceNotFoundException(ApiError):
     code = "ResourceNotFoundException"
     status = 404
@@ -172,6 +180,11 @@ class RequestEntityTooLargeException(ApiError):
     status = 413
 
 
+class UnsupportedMediaTypeException(ApiError):
+    code = "UnsupportedMediaTypeException"
+    status = 415
+
+
 class ThrottlingException(ApiError):
     code = "ThrottlingException"
     status = 429
@@ -188,6 +201,14 @@ class InternalServerException(ApiError):
         details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, details=details)
+
+
+class ServiceUnavailableException(ApiError):
+    """The state file (``state=PATH``) refused the write that would make a change
+    durable; the change was undone."""
+
+    code = "ServiceUnavailableException"
+    status = 503
 
 
 API_ERRORS: dict[str, type[ApiError]] = {

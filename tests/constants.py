@@ -18,6 +18,11 @@ FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:remind"
 #: The schedule ``helpers.create`` and ``helpers.schedule_args`` make unless told otherwise.
 SCHEDULE_ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"
 
+#: The Content-Type a control API call that changes something must send, as the SDKs send it.
+JSON_TYPE = {"Content-Type": "application/json"}
+#: The same, as curl's arguments.
+CURL_JSON = ("-H", "Content-Type: application/json")
+
 #: Where the session emulator's clock stands at the start of each test, as a user writes it.
 START = "2026-03-01T10:00:00Z"
 #: The same instant, for arithmetic.

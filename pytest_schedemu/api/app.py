@@ -22,8 +22,9 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
 from pytest_schedemu.api.operations import Call, Operations
+from pytest_schedemu.api.signing import Caller, claimed_caller
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
 from pytest_schedemu.errors import (
@@ -32,6 +33,8 @@ from pytest_schedemu.errors import (
     ConflictException,
     InternalServerException,
     SerializationException,
+    ServiceUnavailableException,
+    StateError,
     UnknownOperationException,
 )
 from pytest_schedemu.formats import jsontext
@@ -43,7 +46,6 @@ from pytest_schedemu.timekeeping.clock import Clock
 
 logger = logging.getLogger("pytest_schedemu.api")
 
-_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 StartResponse = Callable[..., Any]
@@ -243,7 +245,11 @@ class SchedulerApp:
             else:
                 operation, labels = self._route(environ)
                 status, body = self._handle(environ, operation, labels)
-        except ApiError as error:
+        except (ApiError, StateError) as raised:
+            # A state file that refused a write: the change was undone, the service lives.
+            error = (
+                raised if isinstance(raised, ApiError) else ServiceUnavailableException(str(raised))
+            )
             status, body = error.status, error_body(error.code, error.message, error.details)
             headers.append(("x-amzn-ErrorType", error.code))
         except Exception as exc:
@@ -275,24 +281,29 @@ class SchedulerApp:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         return found
 
-    def _partition(self, environ: WSGIEnvironment) -> tuple[str, str]:
-        match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+    def _partition(self, caller: Caller | None) -> tuple[str, str]:
         settings = self.settings.current
-        if match is None:
+        if caller is None:
             return settings.account_id, settings.region
-        access_key, region = match.groups()
+        access_key = caller.access_key
         account = (
             access_key if len(access_key) == 12 and access_key.isdigit() else settings.account_id
         )
-        return account, region
+        return account, caller.region
 
     def _handle(
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
         raw_body = read_body(environ, MAX_BODY_BYTES)
         settings = self.settings.current
+        # The partition is the verified credential's, when signatures are verified: a
+        # header is read once, by the verifier, and never a second time another way.
+        caller: Caller | None
         if settings.verify_signatures:
-            verify_signature(environ, raw_body, settings.credentials, self.clock.now())
+            caller = verify_signature(environ, raw_body, settings.credentials, self.clock.now())
+        else:
+            caller = claimed_caller(environ)
+        refuse_form_body(environ)
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
         if any(b.location is None for b in bindings) and raw_body.strip():
@@ -319,7 +330,7 @@ class SchedulerApp:
                 token_wire_name = binding.wire_name
         self.injections.raise_for(operation)
         cleaned = self.validator[operation].validate(params)
-        account_id, region = self._partition(environ)
+        account_id, region = self._partition(caller)
         handler = self.operations.handlers[operation]
         token = cleaned.get("ClientToken")
         fingerprint = (

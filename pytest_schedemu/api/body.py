@@ -1,7 +1,8 @@
 """Request bodies: where one ends, and reading it within a size limit.
 
 ``check_framing`` runs in the HTTP server, on the raw headers, before the body is read;
-``read_body`` serves the Scheduler API and the control API alike. A body is read only as
+``read_body`` serves the Scheduler API and the control API alike, each after its check of
+the body's type (``refuse_form_body``, ``require_json_body``). A body is read only as
 far as the request needs: a declared length over the limit is refused before a byte of it
 is read, and a chunked body is read one byte past the limit at most. Werkzeug's server
 closes the connection after every response, so nothing has to be drained to keep a
@@ -19,6 +20,7 @@ from typing import Any, BinaryIO
 from pytest_schedemu.errors import (
     RequestEntityTooLargeException,
     RequestTimeoutException,
+    UnsupportedMediaTypeException,
     ValidationException,
 )
 
@@ -27,6 +29,11 @@ MAX_BODY_BYTES = 1024 * 1024
 # RFC 9110: Content-Length = 1*DIGIT. No sign, no spaces inside, no list of values.
 _DECIMAL = re.compile(r"[0-9]+")
 _CHUNK = 65536
+#: The body types a web page may send to any address without the browser asking that
+#: address first (CORS "simple" requests): what a form or a no-cors fetch of a page on
+#: another site posts.
+FORM_MEDIA_TYPES = ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data")
+JSON_MEDIA_TYPE = "application/json"
 
 
 def parse_content_length(value: str) -> int:
@@ -76,8 +83,8 @@ def read_body(environ: Mapping[str, Any], limit: int) -> bytes:
 
     Raises ``ValidationException`` (400) for a Content-Length that is not a decimal number
     or a body that cannot be decoded, ``RequestEntityTooLargeException`` (413) for a body
-    over ``limit``, and ``RequestTimeoutException`` (408) when the client stops sending
-    for longer than the connection's idle timeout.
+    over ``limit``, and ``RequestTimeoutException`` (408) when the body has not arrived
+    in full by the connection's deadline.
     """
     declared = environ.get("CONTENT_LENGTH")
     length = parse_content_length(declared) if declared else None
@@ -95,8 +102,8 @@ def read_body(environ: Mapping[str, Any], limit: int) -> bytes:
         return _read_up_to(stream, length) if length else b""
     except (socket.timeout, TimeoutError):
         raise RequestTimeoutException(
-            "The request body stopped arriving before it was complete, and the connection "
-            "was idle for longer than its timeout. Send the whole body without pausing."
+            "The request body did not arrive in full within the connection timeout. Send "
+            "the whole body without pausing."
         ) from None
     except OSError as error:
         # Werkzeug's chunked decoder reports a malformed chunk as an OSError.
@@ -124,3 +131,32 @@ def _too_large(limit: int, length: int | None) -> RequestEntityTooLargeException
     return RequestEntityTooLargeException(
         f"Request body{size} is larger than the limit of {limit} bytes."
     )
+
+
+def media_type(environ: Mapping[str, Any]) -> str:
+    """The request's Content-Type without its parameters, in lower case ("" without one)."""
+    return str(environ.get("CONTENT_TYPE", "")).split(";", 1)[0].strip(" \t").lower()
+
+
+def refuse_form_body(environ: Mapping[str, Any]) -> None:
+    """Raise ``UnsupportedMediaTypeException`` (415) for a body typed as a form or as text.
+
+    The SDKs send JSON as ``application/json``, or no type on a request without a body;
+    only a browser sends these, and a page on another site can send them unasked.
+    """
+    found = media_type(environ)
+    if found in FORM_MEDIA_TYPES:
+        raise UnsupportedMediaTypeException(
+            f"Unsupported Content-Type {found}: the body must be JSON, sent as {JSON_MEDIA_TYPE}."
+        )
+
+
+def require_json_body(environ: Mapping[str, Any]) -> None:
+    """Raise ``UnsupportedMediaTypeException`` (415) unless the body is typed as JSON,
+    which a page on another site cannot send without the server agreeing first."""
+    found = media_type(environ)
+    if found != JSON_MEDIA_TYPE:
+        raise UnsupportedMediaTypeException(
+            f"Unsupported Content-Type {found or '(none)'}: a request that changes the "
+            f"emulator must send Content-Type: {JSON_MEDIA_TYPE}, even with no body."
+        )

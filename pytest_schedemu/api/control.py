@@ -1,10 +1,14 @@
 """The HTTP control API under ``/_schedemu/``: time travel and inspection for suites that
 are not written in Python (``schedemu serve``), on the same port as the Scheduler API.
 
-JSON in and out, errors in the Scheduler API's wire format. With ``verify_signatures``
-every request here is verified like a Scheduler API request. What it answers is bounded
-whatever the state holds: lists come in pages (``limit``, ``next_token``), and a clock move
-returns at most ``limit`` of the attempts it made.
+JSON in and out, errors in the Scheduler API's wire format. A call that changes the
+emulator (any method but GET, HEAD or OPTIONS) must say its body is JSON, even when it has
+none: a page on another site can post a form, text or nothing unasked, but not JSON. With
+``verify_signatures`` every request here is verified like a Scheduler API request. What it
+answers is bounded whatever the state holds: lists come in pages (``limit``,
+``next_token``), and a clock move answers how many attempts it made (``attempts_made``),
+how many of them it kept (the newest ``max_records``: ``attempt_count``), and at most
+``limit`` of those (``attempts``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qs
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, require_json_body
 from pytest_schedemu.api.control_records import Handler, RecordRoutes, limit_of
 from pytest_schedemu.api.control_schedules import ScheduleRoutes
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
@@ -36,11 +40,13 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.records import Records
+from pytest_schedemu.records import MoveAttempts, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
 PREFIX = "/_schedemu/"
+#: The methods that change nothing; any other must send JSON (``require_json_body``).
+_READS = ("GET", "HEAD", "OPTIONS")
 
 #: Empties the emulator's state, placing the clock at the given start if any.
 Reset = Callable[[Any], None]
@@ -69,9 +75,11 @@ class ControlApi:
         settings: LiveSettings,
         reset: Reset,
         schema_version: int | None = None,
+        state_failure: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
+        self._state_failure = state_failure
         self._clock = clock
         self._controls = controls
         self._settings = settings
@@ -106,6 +114,8 @@ class ControlApi:
         handler = self.routes.get((method, route))
         if handler is None:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
+        if method not in _READS:
+            require_json_body(environ)
         query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
         try:
             result = handler(self._body(raw), query)
@@ -147,6 +157,9 @@ class ControlApi:
             # The state file (``--state``) and its schema version; null without one.
             "state": settings.state,
             "schema_version": self._schema_version,
+            # Why the state file refused the last write, until a write succeeds; null when
+            # it writes (or there is none). Every change it refused was undone.
+            "state_failing": self._state_failure(),
         }
 
     def clock(self, body: dict[str, Any], query: dict[str, str]) -> Any:
@@ -167,8 +180,11 @@ class ControlApi:
             raise InternalServerException(
                 str(error), details={"now": ztime(self._clock.now())}
             ) from None
+        # Only a clock with nothing attached answers a plain (empty) list.
+        made = attempts.attempts_made if isinstance(attempts, MoveAttempts) else len(attempts)
         return {
             "now": self._clock.now(),
+            "attempts_made": made,
             "attempt_count": len(attempts),
             "attempts": attempts[:limit],
             "truncated": len(attempts) > limit,

@@ -34,6 +34,7 @@ from pytest_schedemu.records.timeline_source import timeline_data
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
+from pytest_schedemu.timeline.shapes import STYLE as TIMELINE_STYLE
 
 _UI = resources.files("pytest_schedemu.api").joinpath("ui")
 #: The content types of the page's files by suffix; a file of any other kind is not served.
@@ -56,10 +57,16 @@ MIN_WIDTH, MAX_WIDTH = 640, 4000
 #: The most schedules one picture is asked for by ARN (a page of the dashboard's list).
 MAX_ARNS = 200
 
-_DISABLED = """<!DOCTYPE html>
+_DISABLED_STYLE = (
+    "body{font:15px system-ui,sans-serif;margin:48px auto;max-width:640px;color:#1f2937}"
+    "code{background:#f1f5f9;padding:1px 4px;border-radius:3px}"
+)
+#: The style sheets the dashboard's pages hold inline: the timeline's SVG, which the page
+#: inserts as it comes, and the page that says the dashboard is disabled.
+INLINE_STYLES = (TIMELINE_STYLE, _DISABLED_STYLE)
+_DISABLED = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>schedemu dashboard disabled</title>
-<style>body{font:15px system-ui,sans-serif;margin:48px auto;max-width:640px;color:#1f2937}
-code{background:#f1f5f9;padding:1px 4px;border-radius:3px}</style></head><body>
+<style>{_DISABLED_STYLE}</style></head><body>
 <h1>The schedemu dashboard is disabled</h1>
 <p>This emulator verifies SigV4 signatures on every control API request
 (<code>verify_signatures</code>), and a page in a browser cannot sign its requests.</p>

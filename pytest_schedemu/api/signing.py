@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import quote
@@ -33,6 +35,10 @@ ALGORITHM = "AWS4-HMAC-SHA256"
 TERMINATOR = "aws4_request"
 _AMZ_DATE = "%Y%m%dT%H%M%SZ"
 _REQUIRED = ("Credential", "Signature", "SignedHeaders")
+#: The parameters every SDK sends, in the order it sends them; nothing else is read.
+_ORDER = ("Credential", "SignedHeaders", "Signature")
+# AWS splits the parameters at commas and at whitespace alike.
+_SEPARATORS = re.compile(r"[\s,]+")
 # Payload hashes that leave the body out of the signature: S3 accepts them, this API does not.
 _UNSIGNED_PAYLOADS = ("UNSIGNED-PAYLOAD", "STREAMING-")
 
@@ -43,15 +49,41 @@ _MISMATCH = (
 )
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Whom a request's credential names: its access key, and the region of its scope."""
+
+    access_key: str
+    region: str
+
+
+def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
+    """The caller a request's ``Authorization`` header names, unchecked; None when it names
+    none that could be checked (absent, not SigV4, or malformed).
+
+    For an emulator that verifies no signature; one that does takes the caller ``verify``
+    returns, never this.
+    """
+    header = environ.get("HTTP_AUTHORIZATION", "").strip()
+    if not header.startswith("AWS4-"):
+        return None
+    try:
+        credential = _parameters(header).get("Credential", "")
+    except IncompleteSignatureException:
+        return None
+    parts = credential.split("/")
+    return Caller(parts[0], parts[2]) if len(parts) == 5 and parts[0] and parts[2] else None
+
+
 def verify(
     environ: Mapping[str, Any], body: bytes, credentials: Mapping[str, str], now: datetime
-) -> None:
-    """Raise the AWS error for a request that is not properly signed."""
+) -> Caller:
+    """The caller of a properly signed request: raise the AWS error for any other."""
     header = environ.get("HTTP_AUTHORIZATION", "").strip()
     if not header.startswith("AWS4-"):
         raise MissingAuthenticationTokenException("Missing Authentication Token")
-    algorithm, _, rest = header.partition(" ")
-    params = _parameters(rest)
+    algorithm = header.partition(" ")[0]
+    params = _parameters(header)
     stamp = environ.get("HTTP_X_AMZ_DATE", "")
     missing = [
         f"Authorization header requires '{name}' parameter. "
@@ -64,6 +96,11 @@ def verify(
         )
     if missing:
         raise IncompleteSignatureException("".join(missing) + f"Authorization={header}")
+    if tuple(params) != _ORDER:
+        raise IncompleteSignatureException(
+            "Authorization header must give 'Credential', 'SignedHeaders' and 'Signature' in "
+            f"that order. Authorization={header}"
+        )
     signed_at = _signing_time(stamp)
     _check_freshness(stamp, signed_at, now)
     signed_headers = params["SignedHeaders"].lower().split(";")
@@ -79,13 +116,34 @@ def verify(
         raise UnrecognizedClientException("The security token included in the request is invalid.")
     _check_payload_hash(environ, body)
     _check_signature(environ, body, signed_headers, stamp, access_key, secret, scope, params)
+    return Caller(access_key, scope[1])
 
 
-def _parameters(text: str) -> dict[str, str]:
-    # AWS reads "Credential=a, SignedHeaders=b, Signature=c" with or without the spaces.
+def _parameters(header: str) -> dict[str, str]:
+    """The parameters of a SigV4 ``Authorization`` header, in the order given.
+
+    Strict, because two readings of one header would let the credential that is checked
+    differ from the one that is used: a parameter repeated or unknown is refused.
+    """
     params: dict[str, str] = {}
-    for part in text.replace(" ", "").split(","):
-        name, _, value = part.partition("=")
+    for part in _SEPARATORS.split(header.partition(" ")[2].strip()):
+        if not part:
+            continue
+        name, equals, value = part.partition("=")
+        if not equals:
+            raise IncompleteSignatureException(
+                f"'{part}' not a valid key=value pair (missing equal-sign) in Authorization "
+                f"header: '{header}'."
+            )
+        if name not in _ORDER:
+            raise IncompleteSignatureException(
+                f"Authorization header has an unknown parameter '{name}'. Authorization={header}"
+            )
+        if name in params:
+            raise IncompleteSignatureException(
+                f"Authorization header gives the '{name}' parameter more than once. "
+                f"Authorization={header}"
+            )
         params[name] = value
     return params
 

@@ -2,8 +2,9 @@
 
 When nothing can observe the order of deliveries while they happen (no target handlers,
 no injected failures, a delivery backend that ignores requests, no freezegun lockstep)
-and every due item in the stretch is a plain occurrence (no retries, dead letters, group
-removals or automatic deletions can intervene), the outcome of an advance is a pure
+and every due item in the stretch is a plain occurrence, or the first attempt of one that
+an earlier stretch left queued (no retries, dead letters, group removals or automatic
+deletions can intervene), the outcome of an advance is a pure
 function of the plans: every nominal time of every plan, each attempted once,
 successfully. It is then computed per plan, with the timelines' fast enumeration, and
 sorted into the reference's order once, instead of item by item through the queue.
@@ -18,14 +19,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
-from pytest_schedemu.dispatch.queue import GENERATE, WorkItem
-from pytest_schedemu.records import SUCCESS, Attempt
+from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, WorkItem
+from pytest_schedemu.records import PENDING, RETRYING, SUCCESS, Attempt
 
 if TYPE_CHECKING:
     from pytest_schedemu.dispatch.planner import Planner
 
-# Only worth it, and only tried, when the stretch to play out is at least this long.
+# Only worth it, and only tried, when the stretch to play out is at least this long; it is
+# also the first slice a long stretch is played in.
 MIN_SPAN_SECONDS = 3600
+#: About how many attempts one slice of a long stretch makes, at least: a slice holds every
+#: attempt and occurrence it makes at once, so this bounds a move's memory beyond what it
+#: keeps.
+SLICE_ATTEMPTS = 50_000
+#: Attempts a slice aims at per queued item, when that is more.
+QUEUE_SHARE = 8
+#: How much longer a slice may be than the one before it.
+MOST_GROWTH = 32
+
+
+def next_span(span: int, attempts: int, queued: int) -> int:
+    """The length of the next slice, after one of ``span`` seconds made ``attempts``, with
+    ``queued`` items in the queue: aimed at ``SLICE_ATTEMPTS`` attempts, or at
+    ``QUEUE_SHARE`` per queued item (a slice reads the whole queue and plans each plan's
+    next work anew, so it must play several attempts of each to be worth it), growing at
+    most ``MOST_GROWTH``-fold (a quiet slice says little about the next)."""
+    aim = max(SLICE_ATTEMPTS, QUEUE_SHARE * queued)
+    return max(1, min(MOST_GROWTH * span, span * aim // max(attempts, 1)))
 
 
 def play_in_bulk(
@@ -45,25 +65,33 @@ def play_in_bulk(
     queue = planner.queue
     starting: list[tuple[int, int, Plan]] = []  # (due, nominal, plan) of the first occurrence
     later: list[tuple[int, WorkItem]] = []
+    # (due, incarnation, nominal, occurrence) of every attempt in the stretch
+    planned: list[tuple[int, int, int, Occurrence]] = []
     for due, item in queue.items():
-        if item.kind == GENERATE:
+        if due > limit:
+            if item.kind != GENERATE or planner.is_current(item.subject, item.version):
+                later.append((due, item))
+        elif item.kind == GENERATE:
             plan = item.subject
             if not planner.is_current(plan, item.version):
                 continue
-            if due > limit:
-                later.append((due, item))
-            elif plan.schedule.action_after_completion != "NONE":
+            if plan.schedule.action_after_completion != "NONE":
                 return None
-            else:
-                starting.append((due, item.nominal, plan))
-        elif due <= limit:
-            return None
+            starting.append((due, item.nominal, plan))
+        elif item.kind == FIRST_ATTEMPT:
+            occurrence = item.subject
+            if occurrence.status not in (PENDING, RETRYING):
+                continue  # settled already: item by item, it would do nothing
+            if occurrence.status == RETRYING:
+                return None
+            if occurrence.plan.schedule.action_after_completion != "NONE":
+                return None
+            planned.append((due, occurrence.plan.seq, occurrence.nominal, occurrence))
         else:
-            later.append((due, item))
+            return None
 
     # Occurrences are made per plan in nominal order, as the queue would make them, and
     # their first attempts then sorted by (due, incarnation, nominal), the queue's order.
-    planned: list[tuple[int, int, int, Occurrence]] = []
     generated: list[tuple[Plan, list[Occurrence]]] = []
     for due, first, plan in starting:
         seq = plan.seq
@@ -101,6 +129,7 @@ def play_in_bulk(
         attempted = max(attempt_due, start)
         occurrence.first_attempt_at = attempted
         occurrence.status = SUCCESS
+        occurrence.plan.pending.discard(occurrence)
         attempt = succeed(Job(occurrence, 1, attempted, seed))
         occurrence.attempts.append(attempt)
         made.append(attempt)

@@ -31,6 +31,7 @@ from pytest_schedemu.delivery.backends import (
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
+from pytest_schedemu.dispatch.kept import KeptAttempts
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
@@ -38,7 +39,7 @@ from pytest_schedemu.dispatch.settlement import Settlement, record
 from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
-from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History
+from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
@@ -126,15 +127,17 @@ class Dispatcher:
 
     # -- running ---------------------------------------------------------------------------
 
-    def run_until(self, target: datetime) -> list[Attempt]:
-        """Process every work item due at or before ``target``; return the attempts made."""
-        # A long advance allocates millions of records that all stay alive (the history
-        # keeps them), so the cyclic collector only rescans them, at a cost that grows
-        # with the history: measured at half the time of a 10,000-schedule day.
+    def run_until(self, target: datetime) -> MoveAttempts:
+        """Process every work item due at or before ``target``; return the newest
+        ``max_records`` attempts made, and how many were made."""
+        # A long advance allocates millions of records, most of which the history keeps,
+        # so full collections would only rescan them, at a cost that grows with the
+        # history: measured at half the time of a 10,000-schedule day (``KeptAttempts`` collects
+        # the young generations instead).
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._run_until(target)
+            return self._run_until(target, collecting)
         finally:
             if collecting:
                 gc.enable()
@@ -142,17 +145,17 @@ class Dispatcher:
             # is where it stopped when it raised.
             self.store.commit()
 
-    def _run_until(self, target: datetime) -> list[Attempt]:
+    def _run_until(self, target: datetime, collecting: bool) -> MoveAttempts:
         limit = math.floor(to_epoch(target))
         self.clock_epoch = floor_epoch(self.now())
         cap = self.settings.current.max_attempts_per_advance
-        # What a move returns is bounded like the history: its newest ``max_records``.
-        keep = self.settings.current.max_records
-        made = self._run_in_bulk(target, limit, cap)
-        if made is not None:
-            return made if keep is None or len(made) <= keep else made[-keep:]
-        made = []
-        count = 0
+        # What a move returns is bounded like the history: its newest ``max_records``; the
+        # rest are only counted, so a move holds no more than it keeps.
+        made = KeptAttempts(
+            self.settings.current.max_records, collecting, lambda: self.history.dropped_records
+        )
+        if self._run_in_bulk(target, limit, cap, made):
+            return made.result()
         lock = self.store.lock
         next_due, pop, process = self.planner.next_due, self.planner.queue.pop, self.process
         settle = self.settlement.settle
@@ -185,41 +188,69 @@ class Dispatcher:
                     # KeyboardInterrupt, SystemExit: let it through, but keep the attempt.
                     self.interrupted(job)
                     raise
-            made.append(settle(job, outcome))
+            made.add(settle(job, outcome))
+            made.collect_if_due()
             if durable:
                 # A delivery with effects outside the process is made durable before the
                 # next one, so a crash repeats at most the attempt in flight; recorded
                 # attempts are seen by no one else until written, so they go in batches.
                 self.store.commit(batch=not self.delivery.needs_request)
-            count += 1
-            if cap is not None and count > cap:
-                raise self._runaway(made, count, cap)
-            if keep is not None and len(made) > 2 * keep:
-                del made[: len(made) - keep]
-        return made if keep is None or len(made) <= keep else made[-keep:]
+            if cap is not None and made.count > cap:
+                raise self._runaway(made.kept, made.count, cap)
+        return made.result()
 
-    def _run_in_bulk(self, target: datetime, limit: int, cap: int | None) -> list[Attempt] | None:
+    def _run_in_bulk(
+        self, target: datetime, limit: int, cap: int | None, made: KeptAttempts
+    ) -> bool:
+        """Play the stretch in bulk, a slice at a time (each about ``bulk.SLICE_ATTEMPTS``
+        attempts, so what one holds is bounded), as far as it can; whether it reached
+        ``target``. Where a slice cannot be played in bulk, the clock stands at the end of
+        the last one played, and item-by-item play carries on from there."""
         if self.bulk_min_span is None or self.calls_targets or self._clock_observed():
-            return None
+            return False
         with self.store.lock:
             head = self.planner.next_due()
             if head is None or limit - head < self.bulk_min_span:
-                return None
-            made = bulk.play_in_bulk(
+                return False
+        span = bulk.MIN_SPAN_SECONDS
+        while True:
+            before = made.count
+            played = self._play_slice(target, limit, span, cap, made)
+            if played is None:
+                return False
+            if played == limit:
+                return True
+            self.store.commit(batch=True)
+            made.collect_if_due()
+            span = bulk.next_span(span, made.count - before, len(self.planner.queue))
+
+    def _play_slice(
+        self, target: datetime, limit: int, span: int, cap: int | None, made: KeptAttempts
+    ) -> int | None:
+        """Play the next ``span`` seconds (at most up to ``limit``) in bulk; where that
+        slice ended, or None (nothing changed) when it cannot be played in bulk."""
+        with self.store.lock:
+            head = self.planner.next_due()
+            end = limit if head is None else min(limit, max(head, self.clock_epoch) + span)
+            played = bulk.play_in_bulk(
                 self.planner,
-                limit=limit,
+                limit=end,
                 start=self.clock_epoch,
-                cap=cap,
+                cap=None if cap is None else cap - made.count,
                 seed=self.settings.current.seed,
                 succeed=lambda job: record(job, OK),
             )
-            if made is not None:
-                self.bulk_runs += 1
-                self.history.add_attempts(made)
+            if played is None:
+                return None
+            self.bulk_runs += 1
+            self.history.add_attempts(played)
+            if end == limit:
                 self._set_clock(target)
-        if made is not None:
-            self.history.announce(made)
-        return made
+            else:
+                self._advance_clock(end)
+        self.history.announce(played)
+        made.extend(played)
+        return end
 
     def _runaway(self, made: list[Attempt], count: int, cap: int) -> DispatchLimitExceeded:
         busiest = Counter(attempt.schedule_arn for attempt in made).most_common(5)

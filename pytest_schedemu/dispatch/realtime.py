@@ -7,6 +7,11 @@ parallel. An attempt that takes longer than ``delivery_timeout`` fails, retryabl
 worker moves on. A bug in a test's handler cannot be raised to the test from here: it is
 kept (``delivery.handlers.HandlerErrors``) for the test's teardown, and logged.
 
+A reset is a barrier: each job carries the history's generation when it was made, a job of
+an earlier one is dropped untried and its outcome (the attempt, a retry, a dead letter, a
+kept handler error) is forgotten, and the reset waits up to ``delivery_timeout`` for such
+jobs under way to end, so none still calls a target once it returns.
+
 Stopping is bounded: no new delivery starts, deliveries under way get ``shutdown_timeout``
 seconds to finish, and every occurrence whose attempt did not finish (or never started) is
 recorded as ``not_delivered`` activity. The workers are daemon threads, so a target that
@@ -19,12 +24,13 @@ import logging
 import queue
 import threading
 import time
+from collections import Counter
 
 from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
-from pytest_schedemu.errors import HandlerError
+from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import from_epoch, to_epoch
 from pytest_schedemu.records import Activity
 from pytest_schedemu.settings.live import LiveSettings
@@ -48,12 +54,16 @@ class RealTimeService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._workers: list[threading.Thread] = []
-        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        # Each job with the history's generation when it was made.
+        self._jobs: queue.Queue[tuple[int, Job] | None] = queue.Queue()
         self._lock = threading.Lock()
-        # Under the lock: jobs being delivered, and jobs that will never be (stopping).
-        self._running: set[Job] = set()
-        self._abandoned: list[Job] = []
+        # Under the lock: jobs being delivered, jobs that will never be (stopping), and how
+        # many jobs of each generation are queued or under way.
+        self._running: set[tuple[int, Job]] = set()
+        self._abandoned: list[tuple[int, Job]] = []
         self._stopping = False
+        self._in_hand: Counter[int] = Counter()
+        self._handed_back = threading.Condition(self._lock)
 
     @classmethod
     def drive(
@@ -101,16 +111,30 @@ class RealTimeService:
             unfinished = [*self._abandoned, *self._running]
             self._running.clear()
             self._abandoned.clear()
+            self._in_hand.clear()
+            self._handed_back.notify_all()
         while not self._jobs.empty():  # jobs no worker took before its sentinel
-            job = self._jobs.get_nowait()
-            if job is not None:
-                unfinished.append(job)
-        for job in unfinished:
-            self._not_delivered(job)
+            handed = self._jobs.get_nowait()
+            if handed is not None:
+                unfinished.append(handed)
+        for generation, job in unfinished:
+            self._not_delivered(job, generation)
 
     def waiting(self) -> int:
         """Deliveries handed to the workers that none has taken yet."""
         return self._jobs.qsize()
+
+    def wait_for_earlier_deliveries(self) -> None:
+        """Wait, at most ``delivery_timeout`` seconds, until no job made before the latest
+        reset is queued or under way (their outcomes are forgotten either way)."""
+        current = self._dispatcher.history.generation
+        deadline = time.monotonic() + self._settings.current.delivery_timeout
+        with self._handed_back:
+            while any(generation < current for generation in self._in_hand):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._handed_back.wait(left)
 
     def _serve(self) -> None:
         dispatcher = self._dispatcher
@@ -126,40 +150,67 @@ class RealTimeService:
                     wakeup.wait(max(wait, 0.001))
                     continue
                 job = dispatcher.process(*planner.queue.pop())
-                dispatcher.store.commit()
+                generation = dispatcher.history.generation
+                try:
+                    dispatcher.store.commit()
+                except StateError:
+                    # The file refused the write, and the emulator went back to what the
+                    # file holds, where this work is still to do: it is tried again later.
+                    logger.exception("the state file refused a write; retrying")
+                    wakeup.wait(interval)
+                    continue
             if job is not None:
-                self._jobs.put(job)
+                with self._lock:
+                    self._in_hand[generation] += 1
+                self._jobs.put((generation, job))
 
     def _work(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
+            handed = self._jobs.get()
+            if handed is None:
                 return
+            generation, job = handed
             with self._lock:
                 if self._stopping:
-                    self._abandoned.append(job)
+                    self._abandoned.append(handed)
                     continue
-                self._running.add(job)
+                self._running.add(handed)
             try:
-                outcome = self._outcome(job)
-                self._dispatcher.settlement.settle(job, outcome)
-                self._dispatcher.store.commit()
-            except Exception:
-                logger.exception(
-                    "delivery of %s failed inside the emulator", job.occurrence.plan.arn
-                )
-            except BaseException:
-                # A handler's SystemExit on a worker would end nothing but the attempt; it
-                # is made again a retry interval later, not at once (and again, and again).
-                logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
-                self._dispatcher.interrupted(job, delay=INTERRUPTED_DELAY)
-            with self._lock:
-                self._running.discard(job)
+                if self._current(generation):
+                    self._deliver(job, generation)
+            finally:
+                with self._lock:
+                    self._running.discard(handed)
+                    left = self._in_hand.pop(generation, 0) - 1
+                    if left > 0:
+                        self._in_hand[generation] = left
+                    self._handed_back.notify_all()
             self._dispatcher.wake()
 
-    def _outcome(self, job: Job) -> Outcome:
+    def _current(self, generation: int) -> bool:
+        """Whether no reset came since a job of ``generation`` was made."""
+        return generation == self._dispatcher.history.generation
+
+    def _deliver(self, job: Job, generation: int) -> None:
+        dispatcher = self._dispatcher
+        try:
+            outcome = self._outcome(job, generation)
+            dispatcher.settlement.settle_unless_reset(job, outcome, generation)
+            dispatcher.store.commit()
+        except Exception:
+            logger.exception("delivery of %s failed inside the emulator", job.occurrence.plan.arn)
+        except BaseException:
+            # A handler's SystemExit on a worker would end nothing but the attempt; it is
+            # made again a retry interval later, not at once (and again, and again).
+            logger.exception("delivery of %s was interrupted", job.occurrence.plan.arn)
+            with dispatcher.store.lock:
+                if self._current(generation):
+                    dispatcher.interrupted(job, delay=INTERRUPTED_DELAY)
+
+    def _outcome(self, job: Job, generation: int) -> Outcome:
         """The delivery's outcome, or a retryable timeout once ``delivery_timeout`` passes."""
-        if not self._dispatcher.calls_targets:
+        dispatcher = self._dispatcher
+        if not dispatcher.calls_targets:
             return OK
         timeout = self._settings.current.delivery_timeout
         result: list[Outcome] = []
@@ -167,11 +218,14 @@ class RealTimeService:
 
         def deliver() -> None:
             try:
-                result.append(self._dispatcher.deliver(job))
+                result.append(dispatcher.deliver(job))
             except HandlerError as error:
                 # No test waits on this thread, so the bug is kept for one to see; kept here,
-                # since a handler that raises after the timeout is no less a bug.
-                self._dispatcher.controls.handler_errors.keep(error)
+                # since a handler that raises after the timeout is no less a bug. A reset
+                # (under the store's lock) since the job was made forgets it.
+                with dispatcher.store.lock:
+                    if self._current(generation):
+                        dispatcher.controls.handler_errors.keep(error)
                 result.append(failed_attempt(error))
             except BaseException as error:  # raised again in the worker
                 failure.append(error)
@@ -187,7 +241,7 @@ class RealTimeService:
             TIMEOUT_CODE, f"The target did not answer within {timeout:g} seconds", True
         )
 
-    def _not_delivered(self, job: Job) -> None:
+    def _not_delivered(self, job: Job, generation: int) -> None:
         occurrence = job.occurrence
         self._dispatcher.history.add_activity(
             Activity(
@@ -196,5 +250,6 @@ class RealTimeService:
                 occurrence.plan.arn,
                 from_epoch(occurrence.nominal),
                 f"attempt {job.number} did not finish before the emulator stopped",
-            )
+            ),
+            generation,
         )

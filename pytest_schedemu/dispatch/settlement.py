@@ -84,42 +84,59 @@ class Settlement:
 
     def settle(self, job: Job, outcome: Outcome) -> Attempt:
         """Record the attempt and do what its outcome calls for."""
-        attempt = self._settle(job, outcome)
+        attempt = record(job, outcome)
+        self._settle(job, attempt, outcome, None)
         self._history.announce((attempt,))
         return attempt
 
-    def _settle(self, job: Job, outcome: Outcome) -> Attempt:
+    def settle_unless_reset(self, job: Job, outcome: Outcome, generation: int) -> None:
+        """``settle`` an attempt delivered on another thread, whose job was made when the
+        history was at ``generation``; after a reset since, it and all that would follow
+        from it are forgotten."""
         attempt = record(job, outcome)
+        if self._settle(job, attempt, outcome, generation):
+            self._history.announce((attempt,))
+
+    def _settle(self, job: Job, attempt: Attempt, outcome: Outcome, generation: int | None) -> bool:
+        """Whether the attempt was recorded (a reset since ``generation`` forgets it)."""
         occurrence = job.occurrence
         with self._store.lock:
-            self._history.add_attempt(attempt)
+            # A reset takes the store's lock, so none can come between this and the record.
+            if generation is not None and generation != self._history.generation:
+                return False
+            self._history.add_attempts((attempt,))
             occurrence.attempts.append(attempt)
             if occurrence.status not in (PENDING, RETRYING):
                 # Cancelled while the attempt was under way: it counts, nothing follows.
-                return attempt
+                return True
             if outcome.ok:
                 occurrence.status = SUCCESS
                 plan = occurrence.plan
                 plan.pending.discard(occurrence)
                 if plan.schedule.action_after_completion == "DELETE":
                     self.resolve(occurrence)
-                return attempt
+                return True
             condition = self._retry_or_exhaust(occurrence, job, outcome)
             if condition is None:
-                return attempt
+                return True
             occurrence.status = INVOCATION_ERROR
             occurrence.exhausted = condition
             dead_letter = self._dead_letter_for(occurrence, attempt, condition)
-        self._give_up(occurrence, attempt, dead_letter)
-        return attempt
+        self._give_up(occurrence, attempt, dead_letter, generation)
+        return True
 
     def _give_up(
-        self, occurrence: Occurrence, attempt: Attempt, dead_letter: DeadLetterRequest | None
+        self,
+        occurrence: Occurrence,
+        attempt: Attempt,
+        dead_letter: DeadLetterRequest | None,
+        generation: int | None = None,
     ) -> None:
         """Send the dead letter of an occurrence that ended failed (or record its drop), then
-        resolve it. Called without the store lock: a delivery backend may take its time."""
+        resolve it. Called without the store lock: a delivery backend may take its time, and
+        a reset may come meanwhile, which the history's ``generation`` check then honours."""
         if dead_letter is not None:
-            self._send_dead_letter(occurrence, dead_letter)
+            self._send_dead_letter(occurrence, dead_letter, generation)
         else:
             self._history.add_activity(
                 Activity(
@@ -128,7 +145,8 @@ class Settlement:
                     occurrence.plan.arn,
                     from_epoch(occurrence.nominal),
                     f"{attempt.error_code}: {attempt.error_message}",
-                )
+                ),
+                generation,
             )
         with self._store.lock:
             self.resolve(occurrence)
@@ -187,7 +205,9 @@ class Settlement:
             message_attributes=message.message_attributes,
         )
 
-    def _send_dead_letter(self, occurrence: Occurrence, request: DeadLetterRequest) -> None:
+    def _send_dead_letter(
+        self, occurrence: Occurrence, request: DeadLetterRequest, generation: int | None
+    ) -> None:
         missing = missing_target_error(target_kind(request.queue_arn), request.queue_arn)
         if missing is not None and self._controls.is_missing(request.queue_arn):
             outcome = Outcome.failure(*missing, False)
@@ -210,12 +230,14 @@ class Settlement:
                     scheduled_time=scheduled,
                     sent_at=now,
                     queue_url=request.queue_url,
-                )
+                ),
+                generation,
             )
             kind, detail = "dead_lettered", request.queue_arn
         else:
             kind, detail = "dlq_failed", f"{outcome.code}: {outcome.message}"
-        self._history.add_activity(Activity(kind, now, occurrence.plan.arn, scheduled, detail))
+        activity = Activity(kind, now, occurrence.plan.arn, scheduled, detail)
+        self._history.add_activity(activity, generation)
 
     def resolve(self, occurrence: Occurrence) -> None:
         """An occurrence is settled for good: its schedule may now be complete."""

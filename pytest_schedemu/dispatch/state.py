@@ -91,6 +91,12 @@ class DispatchState:
             )
         )
 
+    def clear(self) -> None:
+        """Empty the dispatcher (its plans and queue, as a reset does), to read a state
+        file back into it."""
+        self._planner.reset()
+        self._waiting, self._giving_up, self._removals = [], [], []
+
     # -- what a state file keeps -------------------------------------------------------------
 
     def progress(self, source: ExecutionSource) -> Progress:

@@ -14,7 +14,7 @@ from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.persistence.journal import Journal
 from pytest_schedemu.persistence.restore import restore
-from pytest_schedemu.persistence.schema import SCHEMA_VERSION, open_database
+from pytest_schedemu.persistence.schema import SCHEMA_VERSION, Database, open_database
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
@@ -38,29 +38,17 @@ def open_state(
     StateError when the file is refused; then nothing was changed, in memory or on disk.
     """
     database = open_database(path)
+    journal = Journal(
+        database, store=store, state=state, history=history, clock=clock, settings=settings
+    )
+
+    def reload(opened: Database) -> None:
+        _load(opened, journal, store=store, state=state, history=history, clock=clock)
+
+    journal.reload = reload
     try:
         with store.lock:
-            position = restore(database, store=store, state=state, history=history, clock=clock)
-            journal = Journal(
-                database,
-                store=store,
-                state=state,
-                history=history,
-                clock=clock,
-                settings=settings,
-                position=position,
-            )
-            store.journal = journal
-            history.sink = journal.hear
-            if clock.real_time:
-                caught = state.catch_up(floor_epoch(clock.now()))
-                for incarnation in caught.incarnations:
-                    journal.plan_changed(incarnation)
-                for occurrence in caught.occurrences:
-                    journal.occurrence_changed(occurrence)
-            state.queue_restored()
-            for occurrence in state.finish_giving_up():
-                journal.occurrence_changed(occurrence)
+            reload(database)
             journal.commit()
     except BaseException:
         store.journal = None
@@ -68,3 +56,36 @@ def open_state(
         database.close()
         raise
     return journal
+
+
+def _load(
+    database: Database,
+    journal: Journal,
+    *,
+    store: Store,
+    state: DispatchState,
+    history: History,
+    clock: Clock,
+) -> None:
+    """Put what the file holds into the emulator's parts, emptied first, and let the
+    journal continue from it. Call it under the store lock.
+
+    At start the parts are empty already; after a failed write they hold the change the
+    file refused, and emptying them tells the file nothing.
+    """
+    store.journal = None
+    history.sink = None
+    state.clear()
+    position = restore(database, store=store, state=state, history=history, clock=clock)
+    journal.adopt(position)
+    store.journal = journal
+    history.sink = journal.hear
+    if clock.real_time:
+        caught = state.catch_up(floor_epoch(clock.now()))
+        for incarnation in caught.incarnations:
+            journal.plan_changed(incarnation)
+        for occurrence in caught.occurrences:
+            journal.occurrence_changed(occurrence)
+    state.queue_restored()
+    for occurrence in state.finish_giving_up():
+        journal.occurrence_changed(occurrence)

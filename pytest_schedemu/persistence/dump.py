@@ -28,6 +28,7 @@ from pytest_schedemu.persistence.schema import (
     open_database,
     transaction,
 )
+from pytest_schedemu.persistence.vet import Vetting, check_tables, check_value
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
@@ -73,8 +74,12 @@ def _exported(table: str, column: str, value: Any) -> Any:
     return codec.text(value) if isinstance(value, bytes) else value
 
 
-def import_state(document: Any, path: str) -> dict[str, int]:
-    """Replace the state held at ``path`` (made if new) with a dump; the rows per table."""
+def import_state(document: Any, path: str, vetting: Vetting) -> dict[str, int]:
+    """Replace the state held at ``path`` (made if new) with a dump; the rows per table.
+
+    Every row is checked first (``vet``), its schedules and groups by the API's own checks
+    (``vetting``): a dump a service could not have written is refused, naming the table,
+    the row and the field, and nothing is written."""
     tables = _checked(document)
     database = open_database(path, take_over=False)
     try:
@@ -84,6 +89,8 @@ def import_state(document: Any, path: str) -> dict[str, int]:
             for table in TABLES:
                 connection.execute(f"DELETE FROM {table}")
                 counts[table] = _insert(connection, table, tables.get(table, []))
+            # Every row has its columns, each of its type: now they can be read together.
+            check_tables(tables, vetting)
             _try_restore(database)
     finally:
         database.close()
@@ -117,7 +124,10 @@ def _insert(connection: sqlite3.Connection, table: str, rows: Any) -> int:
         rows = [{"key": key, "value": codec.dumps(value)} for key, value in rows.items()]
     if not isinstance(rows, list):
         raise StateError(f'The dump\'s table "{table}" is not a list of rows')
-    columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+    types = [
+        (row[1], row[2], bool(row[3])) for row in connection.execute(f"PRAGMA table_info({table})")
+    ]
+    columns = [column for column, _, _ in types]
     statement = f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})"
     for index, row in enumerate(rows):
         if not isinstance(row, dict) or set(row) != set(columns):
@@ -126,6 +136,8 @@ def _insert(connection: sqlite3.Connection, table: str, rows: Any) -> int:
                 f"the columns {columns}"
             )
         values = [_imported(table, column, row[column]) for column in columns]
+        for (column, kind, required), value in zip(types, values):
+            check_value(table, index, column, kind, required, value)
         try:
             connection.execute(statement, values)
         except sqlite3.Error as error:

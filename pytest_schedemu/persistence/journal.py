@@ -18,7 +18,7 @@ import sqlite3
 from collections import deque
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from pytest_schedemu.dispatch.state import SETTLING, DispatchState, Progress
 from pytest_schedemu.errors import StateError
@@ -66,7 +66,6 @@ class Journal:
         history: History,
         clock: Clock,
         settings: LiveSettings,
-        position: Position,
     ) -> None:
         self.path = database.path
         self._database: Database | None = database
@@ -75,6 +74,14 @@ class Journal:
         self._history = history
         self._clock = clock
         self._settings = settings
+        #: Puts what the file holds back into the emulator (``open_state`` gives it).
+        self.reload: Callable[[Database], None] | None = None
+        #: Why the last write failed, until one succeeds (the health answer says it).
+        self.failure: str | None = None
+        self.adopt(Position())
+
+    def adopt(self, position: Position) -> None:
+        """Continue from where the file's logs stand, forgetting every change heard."""
         self._ids = {kind: position.ids.get(kind, 0) for kind in (*_LOGS, "known")}
         self._dropped = dict(position.dropped)
         self._known = dict(position.known)
@@ -148,17 +155,17 @@ class Journal:
         self._backlog.extend(heard.popleft() for _ in range(len(heard)))
         counters = (dict(self._ids), dict(self._dropped), dict(self._known), self._known_complete)
         connection = self._open().connection
-        failure = (
-            f"Could not write the state file {self.path!r}, so the emulator's memory is ahead "
-            "of it until a later write succeeds"
-        )
+        failure = f"Could not write the state file {self.path!r}"
         try:
             with transaction(connection, failure):
                 self._write(connection, now)
+        except StateError as error:
+            self._undo(error)
         except BaseException:
             # Everything stays to be written by the next commit.
             self._ids, self._dropped, self._known, self._known_complete = counters
             raise
+        self.failure = None
         self._backlog = []
         self._groups.clear()
         self._schedules.clear()
@@ -168,6 +175,20 @@ class Journal:
         self._occurrences = self._settling
         self._settling = set()
         self._clock_written = now
+
+    def _undo(self, error: StateError) -> NoReturn:
+        """After a failed write, go back to what the file holds: nothing stays live that
+        is not on disk, so no client is told of a change the file does not have."""
+        self.failure = str(error)
+        assert self.reload is not None
+        try:
+            self.reload(self._open())
+        except StateError as reading:
+            raise StateError(
+                f"{error}; reading the file back failed too ({reading}), so the emulator's "
+                "memory is ahead of it until a later write succeeds"
+            ) from error
+        raise StateError(f"{error}; the change was undone: the emulator holds what the file holds")
 
     def _write(self, connection: sqlite3.Connection, now: datetime) -> None:
         new: list[tuple[int, ExecutionSource]] = []
@@ -336,25 +357,18 @@ class Journal:
 
     def reset(self) -> None:
         """Empty the file, as a reset empties the emulator (call it under the store lock,
-        after the reset)."""
-        self._heard.clear()
-        self._backlog = []
-        self._gathered = 0
-        for changes in (self._groups, self._schedules, self._tokens, self._occurrences):
-            changes.clear()
-        self._settling.clear()
-        self._plans.clear()
-        self._live.clear()
-        self._ids = dict.fromkeys(self._ids, 0)
-        self._dropped = {}
-        self._known = {}
-        self._known_complete = True
+        after the reset); a file that refuses puts back what it holds, undoing the reset."""
+        self.adopt(Position())
         connection = self._open().connection
-        with transaction(connection, f"Could not empty the state file {self.path!r}"):
-            for table in TABLES:
-                connection.execute(f"DELETE FROM {table}")
-            self._write_meta(connection, self._clock.now())
+        try:
+            with transaction(connection, f"Could not empty the state file {self.path!r}"):
+                for table in TABLES:
+                    connection.execute(f"DELETE FROM {table}")
+                self._write_meta(connection, self._clock.now())
+        except StateError as error:
+            self._undo(error)
         self._clock_written = self._clock.now()
+        self.failure = None
 
     def _open(self) -> Database:
         # After close() (the emulator stopped), a change made in process opens it again,

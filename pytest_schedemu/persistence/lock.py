@@ -1,8 +1,12 @@
 """One owner per state file: a lock file across processes, a hand-over within one.
 
-``<path>-lock`` is locked for as long as a process has the state open for writing, so a
-second ``schedemu serve`` on the same file stops at once instead of interleaving its
-writes with the first's; the lock goes with the process, however it ends. Within one
+``<file>-lock`` beside the file itself (its path with every symbolic link resolved) is
+locked for as long as a process has the state open for writing, so a second ``schedemu
+serve`` or ``state import`` on the same file, by whatever path, stops at once instead of
+interleaving its writes with the first's; the lock goes with the process, however it
+ends. A file with a second hard link is refused: its other name would lead to another lock
+file, and SQLite's own write-ahead log and shared memory are named after the path too, so
+two names of one file corrupt it even without schedemu. Within one
 process the newest opener takes the file over: an emulator dropped without ``stop()`` (as
 a test that restarts one may do) would otherwise hold it until the garbage collector finds
 it. The one taken over writes no more, and says so if asked to.
@@ -31,6 +35,7 @@ class Hold:
 
 
 _HELD: dict[str, Hold] = {}
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _GUARD = threading.Lock()
 
 
@@ -38,6 +43,7 @@ def acquire(path: str, *, take_over: bool = True) -> Hold:
     """This process's hold on ``path``, locking the file if it has none yet; StateError
     when another process holds it (or, without ``take_over``, another opener here)."""
     key = os.path.realpath(path)
+    _refuse_hard_links(path)
     with _GUARD:
         held = _HELD.get(key)
         if held is not None:
@@ -47,7 +53,7 @@ def acquire(path: str, *, take_over: bool = True) -> Hold:
                     "stop it first"
                 )
             return held
-        held = _HELD[key] = Hold(key, _lock(path))
+        held = _HELD[key] = Hold(key, _lock(path, key))
         return held
 
 
@@ -72,10 +78,27 @@ def release(held: Hold, owner: object | None) -> None:
         held.handle.close()  # closing the descriptor releases the lock
 
 
-def _lock(path: str) -> IO[bytes]:
-    lock_path = path + "-lock"
+def _refuse_hard_links(path: str) -> None:
     try:
-        handle = open(lock_path, "a+b")  # noqa: SIM115 - held open while the state is
+        links = os.stat(path).st_nlink
+    except FileNotFoundError:
+        return  # a new file: SQLite makes it, with one name
+    except OSError as error:
+        raise StateError(f"Cannot read the state file {path!r}: {error}") from None
+    if links > 1:
+        raise StateError(
+            f"Refused the state file {path!r}: it has {links} hard links, and two names of "
+            "one SQLite file corrupt it (each name has its own write-ahead log and lock); "
+            "keep one name, or use a symbolic link"
+        )
+
+
+def _lock(path: str, resolved: str) -> IO[bytes]:
+    lock_path = resolved + "-lock"
+    try:
+        # Not through a link planted in its place: the lock would be taken on its target.
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT | _NO_FOLLOW, 0o600)
+        handle = os.fdopen(descriptor, "r+b")
     except OSError as error:
         raise StateError(f"Cannot create the lock file {lock_path!r}: {error}") from None
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Callable
@@ -175,6 +176,8 @@ def open_database(
     read (and an older schema is not migrated). StateError says why a file is refused.
     """
     _check_file(path, create)
+    if owner:
+        _check_folder(path)
     connection = _connect(path)
     hold = None
     try:
@@ -185,6 +188,8 @@ def open_database(
             hold = acquire(path, take_over=take_over)
             found = _inspect(connection, path, new_allowed=True)
         _make_ready(connection, path, found, migrate=owner)
+        if owner:
+            _check_writable(connection, path)
     except BaseException:
         connection.close()
         if hold is not None:
@@ -208,6 +213,37 @@ def _check_file(path: str, create: bool) -> None:
         raise StateError(
             f"Cannot create the state file {path!r}: the folder {folder!r} does not exist"
         )
+
+
+def _check_folder(path: str) -> None:
+    # SQLite makes its write-ahead log and shared memory beside the file, and deletes them
+    # when the last connection closes: a folder it cannot write in fails only then, or at
+    # the first read, with a misleading message. Trying is the one test that holds for
+    # every reason (permissions, a read-only mount, an immutable folder, root).
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        descriptor, scratch = tempfile.mkstemp(prefix=".schedemu-", dir=folder)
+    except OSError as error:
+        raise StateError(
+            f"Cannot write beside the state file {path!r}: the folder {folder!r} refuses new "
+            f"files ({error.strerror}); SQLite keeps its log there"
+        ) from None
+    os.close(descriptor)
+    os.unlink(scratch)
+
+
+def _check_writable(connection: sqlite3.Connection, path: str) -> None:
+    # SQLite opens a file it may not write read-only without a word; the first change
+    # would then fail. Rewriting the schema version is a real write, rolled back so that
+    # not one byte of the file changes.
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except sqlite3.Error as error:
+        raise StateError(f"Cannot write the state file {path!r}: {error}") from None
+    finally:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
 
 
 def _connect(path: str) -> sqlite3.Connection:

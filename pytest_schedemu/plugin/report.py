@@ -7,10 +7,13 @@ when, ``--schedemu-timeline-dir`` where.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from pytest_schedemu.settings.values import ALWAYS, FAILED
 
@@ -21,9 +24,13 @@ if TYPE_CHECKING:
 FOLDER_NAME = "schedemu-timelines"
 #: The report section that names the file.
 SECTION = "schedemu"
-# A file name keeps a test id's readable characters and a bounded length.
+# A file name keeps a test id's readable characters and a bounded length; a name changed
+# to get there ends with a hash of the whole id, so no two ids share a file.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MOST_NAME = 150
+_HASH_LENGTH = 10
+# The private folder of a session run without pytest's temporary folders.
+_PRIVATE_FOLDER = pytest.StashKey[Path]()
 
 
 def wanted(mode: str, failed: bool) -> bool:
@@ -31,23 +38,33 @@ def wanted(mode: str, failed: bool) -> bool:
     return mode == ALWAYS or (mode == FAILED and failed)
 
 
-def default_folder(config: Any) -> Path:
+def default_folder(config: pytest.Config) -> Path:
     """``schedemu-timelines`` under pytest's base temporary folder (``--basetemp``).
 
     The factory is the one pytest's ``tmp_path_factory`` fixture hands out; read from the
-    config, it is there without making every schedemu test depend on that fixture, and a
-    run with ``-p no:tmpdir`` falls back to the system's temporary folder.
+    config, it is there without making every schedemu test depend on that fixture. A run
+    with ``-p no:tmpdir`` gets a folder of its own in the system's temporary folder, made
+    afresh and readable by its owner only: a fixed name there could be anyone's, or a link
+    to anywhere.
     """
     factory = getattr(config, "_tmp_path_factory", None)
-    base = Path(tempfile.gettempdir()) if factory is None else factory.getbasetemp()
-    return Path(base) / FOLDER_NAME
+    if factory is not None:
+        return Path(factory.getbasetemp()) / FOLDER_NAME
+    folder = config.stash.get(_PRIVATE_FOLDER, None)
+    if folder is None:
+        folder = config.stash[_PRIVATE_FOLDER] = Path(tempfile.mkdtemp(prefix=FOLDER_NAME + "-"))
+    return folder
 
 
 def timeline_path(folder: Path, nodeid: str) -> Path:
-    """The file of a test's timeline: its id made safe for a file name."""
+    """The file of a test's timeline: its id made safe for a file name, and, when that
+    changed or cut it, a hash of the whole id, so each test id has a file of its own."""
     name = _UNSAFE.sub("_", nodeid).strip("_.") or "test"
     if len(name) > _MOST_NAME:
         name = name[: _MOST_NAME // 2 - 1] + "__" + name[-(_MOST_NAME // 2 - 1) :]
+    if name != nodeid:
+        digest = hashlib.sha256(nodeid.encode("utf-8", "surrogatepass")).hexdigest()
+        name = f"{name}-{digest[:_HASH_LENGTH]}"
     return folder / f"{name}.html"
 
 

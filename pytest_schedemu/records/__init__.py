@@ -23,6 +23,7 @@ from pytest_schedemu.records.types import (
     DeadLetter,
     Execution,
     ExecutionSource,
+    MoveAttempts,
 )
 
 __all__ = [
@@ -40,5 +41,6 @@ __all__ = [
     "Execution",
     "ExecutionSource",
     "History",
+    "MoveAttempts",
     "Records",
 ]

@@ -133,7 +133,8 @@ class History:
     """The bounded logs of attempts, executions, dead letters and activity.
 
     Every read and write takes the history's own lock, which is a leaf: nothing else is
-    locked while it is held.
+    locked while it is held. A write that names the ``generation`` its maker saw is
+    refused once a clear came since: what a reset interrupted records nothing after it.
     """
 
     def __init__(self, max_records: Callable[[], int | None] = lambda: None) -> None:
@@ -209,9 +210,6 @@ class History:
                 noted = (arn, schedule.group_name, schedule.name, target.arn)
                 self.sink("schedules", ((*noted, target.dead_letter_arn),))
 
-    def add_attempt(self, attempt: Attempt) -> None:
-        self.add_attempts((attempt,))
-
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:
             self._attempts.extend(new, self._max_records())
@@ -225,14 +223,18 @@ class History:
             for attempt in new:
                 listener(attempt)
 
-    def add_dead_letter(self, letter: DeadLetter) -> None:
+    def add_dead_letter(self, letter: DeadLetter, generation: int | None = None) -> None:
         with self._lock:
+            if generation is not None and generation != self._generation:
+                return
             self._dead_letters.extend((letter,), self._max_records())
             if self.sink is not None:
                 self.sink("dead_letters", (letter,))
 
-    def add_activity(self, activity: Activity) -> None:
+    def add_activity(self, activity: Activity, generation: int | None = None) -> None:
         with self._lock:
+            if generation is not None and generation != self._generation:
+                return
             self._activity.extend((_pack(activity, self._last_instant),), self._max_records())
             if self.sink is not None:
                 self.sink("activity", (activity,))

@@ -127,8 +127,10 @@ class Inspection:
         attempt coloured by outcome, dead letters, the schedules' changes, the clock's
         instant, and hover titles with the details; times in UTC and in each schedule's
         zone. ``path`` None writes a new file in the temporary folder, and a folder a new
-        file in it. ``schedule`` (a name or ARN), ``group`` and ``target_arn`` narrow it
-        down (a schedule or group that never existed raises LookupError); ``since`` and
+        file in it; a file path is replaced whole, and a symbolic link there is replaced,
+        not followed (the file is its owner's to read). ``schedule`` (a name or ARN),
+        ``group`` and ``target_arn`` narrow it down (a schedule or group that never
+        existed raises LookupError); ``since`` and
         ``until`` (aware datetimes or ISO 8601 strings) fix the axis, and with ``until``
         after now the lanes show their next occurrences.
         """
@@ -144,7 +146,7 @@ class Inspection:
             return Path(name)
         written = Path(path)
         written.parent.mkdir(parents=True, exist_ok=True)
-        written.write_text(page, encoding="utf-8")
+        _replace_with(written, page)
         return written
 
     def timeline_svg(
@@ -318,3 +320,17 @@ class Inspection:
     def describe_attempts(self) -> str:
         """Every attempt made so far, one line each (elided when many): for failure reports."""
         return assertions.describe_attempts(self._records.attempts())
+
+
+def _replace_with(path: Path, text: str) -> None:
+    """Put a file holding ``text`` at ``path``, whole or not at all, and never through a
+    link: it is written to a new file beside it (made exclusively, readable by its owner
+    only) that then replaces whatever ``path`` was, a symbolic link included."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(name, path)
+    except BaseException:
+        os.unlink(name)
+        raise

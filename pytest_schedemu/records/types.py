@@ -7,6 +7,7 @@ history, taken when it is asked for.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -196,3 +197,13 @@ class ExecutionSource(Protocol):
     def status(self) -> str: ...
 
     def snapshot(self) -> Execution: ...
+
+
+class MoveAttempts(list[Attempt]):
+    """What a clock move returns: the newest ``max_records`` attempts it made, oldest first,
+    and ``attempts_made``, how many it made in all. The list's length is how many were
+    kept; the rest are counted, never held, so a long move's memory is what it keeps."""
+
+    def __init__(self, kept: Iterable[Attempt] = (), attempts_made: int = 0) -> None:
+        super().__init__(kept)
+        self.attempts_made = attempts_made

@@ -128,7 +128,24 @@ class Settings:
     delivery_endpoint_url: str | None = declare(
         None, "endpoint of the target services for boto3 delivery", check=values.optional_text
     )
+    allow_aws_delivery: bool = declare(
+        False,
+        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your credentials",
+        parse=parse_bool,
+        check=values.boolean,
+        bare="true",
+    )
     host: str = declare("127.0.0.1", "address to bind", scope=SERVER, check=values.text)
+    allowed_hosts: tuple[str, ...] = declare(
+        (),
+        "hosts the HTTP server answers besides localhost, 127.0.0.1, [::1] and the bound "
+        "address, comma-separated; a host without a port is answered on any (* for any host)",
+        scope=SERVER,
+        parse=values.host_list,
+        check=values.host_names,
+        shown="none",
+        metavar="HOSTS",
+    )
     port: int = declare(
         0,
         "port to bind (0: a free one)",
@@ -176,7 +193,8 @@ class Settings:
     )
     connection_timeout: float = declare(
         60.0,
-        "seconds a connection may stay idle, or stall mid-request, before it is closed",
+        "seconds a connection gets, from its acceptance, to send its whole request "
+        "(headers and body) before it is closed",
         scope=SERVER,
         parse=float,
         check=values.seconds(True),
@@ -219,6 +237,7 @@ class Settings:
         # A copy nobody else holds, and read-only: the settings change only as a whole.
         credentials = types.MappingProxyType(dict(self.credentials))
         object.__setattr__(self, "credentials", credentials)
+        object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
         if self.start is not None:
             object.__setattr__(self, "start", to_utc(self.start, what="start"))
         if self.clock == "real" and self.start is not None:
@@ -227,6 +246,19 @@ class Settings:
             raise ValueError(
                 "verify_signatures=True needs credentials={access key id: secret key, ...}"
             )
+        if self.delivers_to_aws and not self.allow_aws_delivery:
+            # A schedule's universal target may name any AWS action: reaching AWS with the
+            # developer's credentials must be a choice, never a default's side effect.
+            raise ValueError(
+                "delivery='boto3' without delivery_endpoint_url would call AWS itself with "
+                "your credentials: give delivery_endpoint_url (--delivery-endpoint-url), or "
+                "allow_aws_delivery=True (--allow-aws-delivery, SCHEDEMU_ALLOW_AWS_DELIVERY)"
+            )
+
+    @property
+    def delivers_to_aws(self) -> bool:
+        """Whether deliveries go to AWS itself (boto3 delivery, no endpoint of its own)."""
+        return self.delivery == "boto3" and self.delivery_endpoint_url is None
 
     def changed(self, changes: Mapping[str, Any]) -> Settings:
         """These settings with ``changes`` to the ones a test may change (all but ``start``),

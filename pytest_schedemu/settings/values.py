@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
@@ -22,6 +23,11 @@ FREEZE_ENGINES = ("freezegun", "time_machine")
 #: When a test's timeline is written: always, when the test failed, or never.
 ALWAYS, FAILED, NEVER = "always", "failed", "never"
 TIMELINE_MODES = (ALWAYS, FAILED, NEVER)
+#: A host as a Host header or an allowed host names it: a name, an IPv4 address or a
+#: bracketed IPv6 one, then an optional port.
+_HOST = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::(?P<port>[0-9]{1,5}))?")
+#: The allowed host that stands for any host.
+ANY_HOST = "*"
 
 # -- parsers ---------------------------------------------------------------------------------
 
@@ -64,6 +70,22 @@ def optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
         return None if text.strip().lower() in ("", "none", "null") else parse(text)
 
     return read
+
+
+def host_list(text: str) -> tuple[str, ...]:
+    """Comma-separated hosts, e.g. ``schedemu,localhost:9000``."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def split_host(text: str) -> tuple[str, int | None] | None:
+    """A host's lower-case name and its port (None without one), or None when ``text`` is
+    not a host: ``localhost:4566`` is ``("localhost", 4566)``, ``[::1]`` is ``("[::1]", None)``.
+    """
+    found = _HOST.fullmatch(text.lower())
+    if found is None:
+        return None
+    port = found["port"]
+    return found["name"], None if port is None else int(port)
 
 
 def credentials_file(path: str) -> dict[str, str]:
@@ -128,6 +150,19 @@ def text(value: Any) -> str | None:
 
 def optional_text(value: Any) -> str | None:
     return None if value is None or isinstance(value, str) else "expected a string or None"
+
+
+def host_names(value: Any) -> str | None:
+    ok = isinstance(value, (list, tuple)) and all(
+        isinstance(host, str) and (host == ANY_HOST or split_host(host) is not None)
+        for host in value
+    )
+    if ok:
+        return None
+    return (
+        "expected a list of hosts, each a name or address with an optional port (schedemu, "
+        f"localhost:9000, [fd00::1]), or {ANY_HOST} for any"
+    )
 
 
 def queue_url_template(value: Any) -> str | None:

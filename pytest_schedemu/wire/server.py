@@ -7,12 +7,13 @@ with an error that names the port; Werkzeug never gets the chance to print and c
 idle client would otherwise hold up the join.
 
 Against clients that misbehave, by mistake or not: at most ``max_connections`` connections
-are served at once (the others wait in the listen backlog, not accepted), a connection that
-sends nothing for ``connection_timeout`` seconds is closed, and a request whose body length
-is ambiguous (a Content-Length that is not a number, two that disagree, one beside
-``Transfer-Encoding: chunked``) is refused before its body is read. http.server bounds the
-request line and each header line to 65,536 bytes and the headers to 100; its refusals are
-answered in the API's JSON error shape.
+are served at once (the others wait in the listen backlog, not accepted), a connection
+whose request has not arrived in full ``connection_timeout`` seconds after it was accepted
+is closed however it trickles (``connection_input``), the request line and headers are
+bounded to 64 KiB together, and a request whose body length is ambiguous (a Content-Length
+that is not a number, two that disagree, one beside ``Transfer-Encoding: chunked``) is
+refused before its body is read. http.server's own refusals (a line over 65,536 bytes, over
+100 headers) and ours are answered in the API's JSON error shape.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from pytest_schedemu.api.app import error_body
 from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
+from pytest_schedemu.api.guard import NetworkGuard
 from pytest_schedemu.errors import ApiError, ServerStartError
 from pytest_schedemu.settings.options import DEFAULTS, Settings
+from pytest_schedemu.wire.connection_input import DeadlineInput, HeadersTooLarge, RequestReader
 
 logger = logging.getLogger("pytest_schedemu.wire.server")
 
@@ -42,6 +45,8 @@ POLL_INTERVAL = 0.02
 LISTEN_BACKLOG = 128
 # After refusing a request, input that arrives within this pause is still read and dropped.
 _DISCARD_PAUSE = 0.01
+# The environ key of the connection's ``DeadlineInput``.
+_INPUT = "schedemu.connection_input"
 
 
 def _brief_after_answering(app: WSGIApp) -> WSGIApp:
@@ -57,9 +62,7 @@ def _brief_after_answering(app: WSGIApp) -> WSGIApp:
         environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Iterator[bytes]:
         yield from app(environ, start_response)
-        connection = environ.get("werkzeug.socket")
-        if connection is not None:
-            connection.settimeout(_DISCARD_PAUSE)
+        environ[_INPUT].answered(_DISCARD_PAUSE)
 
     return answered_briefly
 
@@ -71,9 +74,13 @@ class _QuietHandler(WSGIRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        # Every read and write on the connection waits this long at most: a client that
-        # stalls, mid-request or between requests, loses its connection and its thread.
+        # A write waits this long at most for a client that does not read; reads end by
+        # the request's deadline.
         self.connection.settimeout(self.server.connection_timeout)
+        self.rfile.close()  # the plain stream http.server made; the socket stays open
+        self._input = DeadlineInput(self.connection, self.server.connection_timeout)
+        self._request = RequestReader(self._input)
+        self.rfile = self._request
         # Werkzeug writes the status and headers, then the body, in separate sends; with
         # Nagle's algorithm the body waits for the client's delayed ACK of the headers,
         # which adds milliseconds to every call on loopback.
@@ -83,6 +90,21 @@ class _QuietHandler(WSGIRequestHandler):
         # Werkzeug's run_wsgi answers "100 Continue" itself, after the framing check;
         # http.server would answer it first, and twice in all.
         return True
+
+    def parse_request(self) -> bool:
+        self._request.count_headers(len(self.raw_requestline))
+        try:
+            return super().parse_request()
+        except HeadersTooLarge as error:
+            self._answer_error(431, "ValidationException", str(error))
+            return False
+        finally:
+            self._request.headers_read()
+
+    def make_environ(self) -> dict[str, Any]:
+        environ = super().make_environ()
+        environ[_INPUT] = self._input
+        return environ
 
     def run_wsgi(self) -> None:
         try:
@@ -237,18 +259,26 @@ def _bind(host: str, port: int) -> socket.socket:
 
 class ServerThread:
     """A Werkzeug server for ``app``, served from a daemon thread, as ``settings`` say: on
-    (``host``, ``port``), at most ``max_connections`` connections at once, and one that
-    sends nothing for ``connection_timeout`` seconds closed.
+    (``host``, ``port``), at most ``max_connections`` connections at once, one whose
+    request has not arrived ``connection_timeout`` seconds after it was accepted closed,
+    and only requests for its own hosts (``allowed_hosts`` too) from no other origin
+    answered (``api.guard``).
     """
 
     def __init__(self, app: WSGIApp, settings: Settings = DEFAULTS) -> None:
         host, port = settings.host, settings.port
         listener = _bind(host, port)
+        guarded = NetworkGuard(
+            app,
+            host=host,
+            port=listener.getsockname()[1],
+            allowed_hosts=settings.allowed_hosts,
+        )
         try:
             self._server = _Server(
                 host,
                 port,
-                app,
+                guarded,
                 handler=_QuietHandler,
                 fd=listener.fileno(),
                 log_requests=settings.log_requests,

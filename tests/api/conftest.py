@@ -86,8 +86,10 @@ def raw(emu: Emulator):  # type: ignore[no-untyped-def]
             body = json.dumps(body)
         if isinstance(body, str):
             body = body.encode()
+        # As the SDKs do; urllib would call a body a form.
+        typed = {} if body is None else {"Content-Type": "application/json"}
         request = urllib.request.Request(
-            emu.endpoint_url + path, data=body, method=method, headers=headers or {}
+            emu.endpoint_url + path, data=body, method=method, headers={**typed, **(headers or {})}
         )
         try:
             with urllib.request.urlopen(request) as response:

@@ -18,6 +18,7 @@ from botocore.credentials import Credentials
 from freezegun import freeze_time
 
 from pytest_schedemu import Emulator
+from tests.constants import CURL_JSON, JSON_TYPE
 
 #: When requests are signed and the clock starts: the stamps the messages show count from it.
 SIGNED_AT = "2026-03-01T08:00:00Z"
@@ -352,9 +353,8 @@ def test_the_control_api_needs_a_signature_too(http_signed: Emulator) -> None:
     )
     assert http_signed.clock.now() == datetime(2026, 3, 1, 8, tzinfo=timezone.utc)
     # Signed as docs/signing.md shows: botocore's SigV4Auth for the "scheduler" service.
-    status, answer = send(
-        http_signed, "POST", path, body, signed_headers(http_signed, "POST", path, body)
-    )
+    headers = signed_headers(http_signed, "POST", path, body, headers=JSON_TYPE)
+    status, answer = send(http_signed, "POST", path, body, headers)
     assert (status, answer["now"]) == (200, "2026-03-01T09:00:00Z")
 
 
@@ -374,7 +374,7 @@ def test_curl_signs_requests_the_emulator_accepts() -> None:
         assert curl(f"{url}/_schedemu/health")["status"] == "ok"
         before = emu.clock.now()
         # Within the 15 minutes a signature stays valid, as curl signs with the wall clock.
-        curl("-X", "POST", f"{url}/_schedemu/clock/advance", "-d", '{"minutes": 5}')
+        curl("-X", "POST", f"{url}/_schedemu/clock/advance", "-d", '{"minutes": 5}', *CURL_JSON)
         assert emu.clock.now() - before == timedelta(minutes=5)
         body = '{"Tags": []}'
         digest = hashlib.sha256(body.encode()).hexdigest()

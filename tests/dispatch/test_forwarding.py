@@ -34,7 +34,13 @@ def no_instance_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def emu(aws: None) -> Iterator[Emulator]:
-    with Emulator(start="2026-03-01T10:00:00Z", delivery="boto3", transport="inprocess") as emu:
+    # moto's mock_aws answers what boto3 would send to AWS: the opt-in says so.
+    with Emulator(
+        start="2026-03-01T10:00:00Z",
+        delivery="boto3",
+        allow_aws_delivery=True,
+        transport="inprocess",
+    ) as emu:
         yield emu
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import DeliveryError, Emulator, HandlerError
-from tests.constants import DLQ, QUEUE, T0
+from tests.constants import DLQ, JSON_TYPE, QUEUE, T0
 from tests.helpers import create, wait_for
 
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
@@ -113,7 +113,10 @@ def test_a_move_over_http_answers_the_bug_and_the_emulator_keeps_it(
     emu.target(QUEUE).handle(buggy)
     create(client, expression="at(2026-03-01T10:30:00)")
     request = urllib.request.Request(
-        f"{emu.endpoint_url}/_schedemu/clock/advance", data=b'{"hours": 1}', method="POST"
+        f"{emu.endpoint_url}/_schedemu/clock/advance",
+        data=b'{"hours": 1}',
+        method="POST",
+        headers=JSON_TYPE,
     )
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from pytest_schedemu import ClockError, Emulator, HandlerError
-from tests.constants import QUEUE, T0
+from tests.constants import JSON_TYPE, QUEUE, T0
 from tests.helpers import create
 
 
@@ -72,7 +72,10 @@ def test_a_handler_moving_the_clock_over_http_gets_a_conflict(emu: Emulator, cli
 
     def handler(attempt: Any) -> None:
         request = urllib.request.Request(
-            f"{emu.endpoint_url}/_schedemu/clock/advance", data=b'{"hours": 1}', method="POST"
+            f"{emu.endpoint_url}/_schedemu/clock/advance",
+            data=b'{"hours": 1}',
+            method="POST",
+            headers=JSON_TYPE,
         )
         try:
             urllib.request.urlopen(request, timeout=10).close()

@@ -8,7 +8,7 @@ import urllib.request
 from typing import Any
 
 from pytest_schedemu import Emulator
-from tests.constants import QUEUE
+from tests.constants import JSON_TYPE, QUEUE
 from tests.helpers import create, wait_for
 
 AT_ONCE = "at(2020-01-01T00:00:00)"  # in the past: fires at once with past_at="fire"
@@ -90,7 +90,7 @@ def test_the_control_api_ticks_a_real_clock_while_a_delivery_is_under_way() -> N
         create(emu.client(), expression=AT_ONCE)
         wait_for(lambda: emu.clock.guard.busy)
         request = urllib.request.Request(
-            f"{emu.endpoint_url}/_schedemu/tick", data=b"{}", method="POST"
+            f"{emu.endpoint_url}/_schedemu/tick", data=b"{}", method="POST", headers=JSON_TYPE
         )
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 200

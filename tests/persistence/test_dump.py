@@ -129,7 +129,7 @@ def refused_import(
                     ],
                 },
             },
-            "cannot be restored",
+            'table "schedules", field "definition": Invalid Schedule Expression rate(x)',
         ),
     ],
 )

@@ -68,7 +68,10 @@ def test_application_moves_the_clock(schedemu, scheduler_client):
     url = schedemu.endpoint_url + "/_schedemu/tick"
     for _ in range(2):  # each tick stops at the first bug it meets
         try:
-            urllib.request.urlopen(urllib.request.Request(url, data=b"{}", method="POST"))
+            request = urllib.request.Request(
+                url, data=b"{}", method="POST", headers={"Content-Type": "application/json"}
+            )
+            urllib.request.urlopen(request)
         except urllib.error.HTTPError as error:
             error.close()  # an application that does not look at the answer
 """

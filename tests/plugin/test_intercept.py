@@ -408,7 +408,10 @@ def test_under_mock_aws_scheduler_reaches_the_emulator_and_the_rest_moto(
 
     namespace: dict[str, Any] = {}
     exec(SCENARIO_UNDER_MOTO, namespace)
-    with Emulator(start="2026-03-01T10:00:00Z", delivery="boto3") as emu, ExitStack() as stack:
+    with (
+        Emulator(start="2026-03-01T10:00:00Z", delivery="boto3", allow_aws_delivery=True) as emu,
+        ExitStack() as stack,
+    ):
         contexts = [mock_aws(), emu.intercept()]
         for context in contexts if mock_aws_first else reversed(contexts):
             stack.enter_context(context)

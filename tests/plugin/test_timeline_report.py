@@ -48,13 +48,19 @@ def _timelines(pytester: pytest.Pytester) -> list[Path]:
     return sorted((pytester.path / "basetemp" / "schedemu-timelines").glob("*.html"))
 
 
+def _hashed(name: str) -> str:
+    """A pattern of the file name of a test whose id, made safe, reads ``name``: a test id
+    always changes (its ``::``), so a hash of it follows."""
+    return re.escape(name) + r"-[0-9a-f]{10}\.html"
+
+
 def test_a_failing_test_names_its_timeline_in_the_schedemu_section(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(FAILING)
     result = _run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*- schedemu -*", "timeline: *test_fails.html"])
+    result.stdout.fnmatch_lines(["*- schedemu -*", "timeline: *test_fails-*.html"])
     path = _named_file(result.stdout.str())
     assert path.parent == pytester.path / "basetemp" / "schedemu-timelines"
     page = path.read_text(encoding="utf-8")
@@ -74,7 +80,9 @@ def test_always_writes_the_timeline_of_a_passing_test(pytester: pytest.Pytester)
     result = _run(pytester, "--schedemu-timeline=always", "-rP")
     result.assert_outcomes(passed=1)
     [path] = _timelines(pytester)
-    assert path.name == "test_always_writes_the_timeline_of_a_passing_test.py_test_passes.html"
+    assert re.fullmatch(
+        _hashed("test_always_writes_the_timeline_of_a_passing_test.py_test_passes"), path.name
+    )
     assert _named_file(result.stdout.str()) == path
 
 
@@ -135,9 +143,11 @@ def test_not_drawn(schedemu):
 """
     )
     _run(pytester).assert_outcomes(passed=1, failed=1)
-    assert [path.name for path in _timelines(pytester)] == [
-        "test_the_ini_s_true_means_always_and_a_marker_false_never.py_test_passes.html"
-    ]
+    [path] = _timelines(pytester)
+    assert re.fullmatch(
+        _hashed("test_the_ini_s_true_means_always_and_a_marker_false_never.py_test_passes"),
+        path.name,
+    )
 
 
 def test_a_marker_value_no_mode_reads_as_fails_naming_it(pytester: pytest.Pytester) -> None:
@@ -157,7 +167,10 @@ def test_the_timeline_dir_option_chooses_the_folder(
     result = _run(pytester, f"--schedemu-timeline-dir={folder}")
     result.assert_outcomes(failed=1)
     path = _named_file(result.stdout.str())
-    assert path == folder / "test_the_timeline_dir_option_chooses_the_folder.py_test_fails.html"
+    assert path.parent == folder
+    assert re.fullmatch(
+        _hashed("test_the_timeline_dir_option_chooses_the_folder.py_test_fails"), path.name
+    )
     assert path.exists()
 
 
@@ -183,15 +196,63 @@ def test_steers_nothing(schedemu, scheduler_client):
     assert _named_file(result.stdout.str()).exists()
 
 
-def test_without_pytest_s_temporary_folders_the_system_one_is_used(
-    pytester: pytest.Pytester,
+def test_without_pytest_s_temporary_folders_a_private_one_is_made(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    # Someone else's link where a fixed name would have been: it is not used.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "schedemu-timelines").symlink_to(elsewhere)
     pytester.makepyfile(FAILING)
     result = _run(pytester, "-p", "no:tmpdir")
     result.assert_outcomes(failed=1)
     path = _named_file(result.stdout.str())
-    assert path.parent == Path(tempfile.gettempdir()) / "schedemu-timelines"
+    assert path.parent.parent == tmp_path
+    assert path.parent.name.startswith("schedemu-timelines-")
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_every_test_id_gets_a_file_of_its_own(pytester: pytest.Pytester) -> None:
+    ids = ["a b", "a_b", "a/b", "a?b"]
+    pytester.makepyfile(
+        COMMON
+        + f"""
+import pytest
+
+@pytest.mark.parametrize("x", range(4), ids={ids!r})
+def test_p(schedemu, scheduler_client, x):
+    create(scheduler_client, name=f"marks-{{x}}")
+"""
+    )
+    result = _run(pytester, "--schedemu-timeline=always", "-rP")
+    result.assert_outcomes(passed=4)
+    files = _timelines(pytester)
+    assert len(files) == 4
+    # Each file is its own test's picture.
+    for x in range(4):
+        [own] = [path for path in files if f"marks-{x}" in path.read_text(encoding="utf-8")]
+        assert f"test_p[{ids[x]}]" in own.read_text(encoding="utf-8")
+
+
+def test_a_link_where_the_timeline_goes_is_replaced_not_followed(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(FAILING)
+    folder = tmp_path / "timelines"
+    path = _named_file(_run(pytester, f"--schedemu-timeline-dir={folder}").stdout.str())
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
     path.unlink()
+    path.symlink_to(victim)
+    result = _run(pytester, f"--schedemu-timeline-dir={folder}")
+    result.assert_outcomes(failed=1)
+    assert _named_file(result.stdout.str()) == path
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not path.is_symlink()
+    assert "nightly-report" in path.read_text(encoding="utf-8")
+    assert [p.name for p in folder.iterdir()] == [path.name]  # no temporary file left
 
 
 def test_a_test_without_the_emulator_gets_no_timeline(pytester: pytest.Pytester) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-from tests.constants import QUEUE, ROLE, START
+from tests.constants import JSON_TYPE, QUEUE, ROLE, START
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,9 @@ def emu(served: Emulator) -> Emulator:
 
 
 def send(emu: Emulator, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(emu.endpoint_url + path, data=body, method=method)
+    request = urllib.request.Request(
+        emu.endpoint_url + path, data=body, method=method, headers=JSON_TYPE
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())

@@ -168,7 +168,14 @@ def iter_pieces(data: bytes, size: int) -> Iterator[bytes]:
 def test_the_control_api_reads_a_chunked_body(emu: Emulator) -> None:
     body = chunked(b'{"hours": 2}', size=5)
     answer = exchange(
-        emu, request("POST", "/_schedemu/clock/advance", "Transfer-Encoding: chunked", body=body)
+        emu,
+        request(
+            "POST",
+            "/_schedemu/clock/advance",
+            "Transfer-Encoding: chunked",
+            "Content-Type: application/json",
+            body=body,
+        ),
     )
     assert answer.status == 200
     assert json.loads(answer.body)["now"] == "2026-03-01T12:00:00Z"
@@ -260,7 +267,8 @@ def test_a_header_line_over_64_kib_is_a_json_431(emu: Emulator) -> None:
     assert answer.error == (
         431,
         "ValidationException",
-        "Line too long: got more than 65536 bytes when reading header line",
+        "The request line and headers come to more than 65,536 bytes. Send fewer or shorter "
+        "headers.",
     )
 
 
@@ -278,7 +286,13 @@ def test_more_than_100_headers_is_a_json_431(emu: Emulator) -> None:
 def test_expect_100_continue_is_answered_once(emu: Emulator) -> None:
     with connect(emu) as sock:
         sock.sendall(
-            request("POST", "/_schedemu/tick", "Content-Length: 2", "Expect: 100-continue")
+            request(
+                "POST",
+                "/_schedemu/tick",
+                "Content-Length: 2",
+                "Expect: 100-continue",
+                "Content-Type: application/json",
+            )
         )
         interim = b""
         while not interim.endswith(b"\r\n\r\n"):

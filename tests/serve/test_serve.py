@@ -18,7 +18,7 @@ import boto3
 import pytest
 from botocore.config import Config
 
-from tests.constants import QUEUE, ROLE
+from tests.constants import JSON_TYPE, QUEUE, ROLE
 
 
 def free_port() -> int:
@@ -58,7 +58,9 @@ class Served:
 
     def control(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"{self.url}/_schedemu/{path}", data=data, method=method)
+        request = urllib.request.Request(
+            f"{self.url}/_schedemu/{path}", data=data, method=method, headers=JSON_TYPE
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return json.loads(response.read())

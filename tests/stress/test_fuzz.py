@@ -35,6 +35,7 @@ ALLOWED_ERRORS = {
     "ServiceQuotaExceededException",
     "UnknownOperationException",
     "RequestEntityTooLargeException",
+    "UnsupportedMediaTypeException",
 }
 CASES: Counter[str] = Counter()
 ODD_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)

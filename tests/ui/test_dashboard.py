@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.serve.test_serve import Served
 from tests.ui.pages import DLQ, FUNCTION, ROLE, create, open_dashboard, rows
 
@@ -77,11 +79,9 @@ def test_attempts_become_marks_on_the_timeline_and_open_their_detail(
     open_dashboard(page, served)
     page.click("button:text-is('+1 hour')")
     page.wait_for_selector("#status:has-text('2 attempts made')")
-    page.wait_for_function(
-        "document.querySelectorAll('#timeline svg g.lane g.attempt.delivered').length === 2"
-    )
+    expect(page.locator("#timeline svg g.lane g.attempt.delivered")).to_have_count(2)
     assert "Next occurrence" in page.inner_html("#timeline")
-    page.wait_for_function("document.querySelectorAll('#attempts tbody tr').length === 2")
+    expect(page.locator("#attempts tbody tr")).to_have_count(2)
     listed = rows(page, "attempts")
     assert len(listed) == 2 and "delivered" in listed[0]
     page.click("#attempts tbody tr >> nth=0")
@@ -114,7 +114,7 @@ def test_failures_retries_and_dead_letters_are_shown_with_their_details(
     open_dashboard(page, served)
     page.click("button:text-is('+1 min')")
     page.wait_for_selector("#dead-letters tbody tr")
-    page.wait_for_function("document.querySelectorAll('#attempts tbody tr').length === 2")
+    expect(page.locator("#attempts tbody tr")).to_have_count(2)
     assert "ThrottlingException" in rows(page, "dead-letters")[0]
     assert [re.sub(r"\s+", " ", line) for line in rows(page, "attempts")] == [
         "2026-03-07 12:01:00Z default/charge-invoices 2 failed, retryable ThrottlingException",
@@ -175,7 +175,7 @@ def test_choosing_a_schedule_focuses_the_timeline_and_the_attempts(
     assert page.locator("#timeline svg g.lane").count() == 2
     page.click("#schedules tbody tr:has-text('second')")
     page.wait_for_selector("#timeline-scope:text-is('default/second')")
-    page.wait_for_function("document.querySelectorAll('#timeline svg g.lane').length === 1")
+    expect(page.locator("#timeline svg g.lane")).to_have_count(1)
     page.wait_for_selector("#attempts-scope:text-is('default/second')")
     assert {line.split("\t")[1] for line in rows(page, "attempts")} == {"default/second"}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.serve.test_serve import Served
 from tests.ui.pages import ROLE, clipped, create, open_dashboard, overlapping, row_count, shoot
@@ -114,8 +115,8 @@ def test_the_records_tables_show_every_column_and_the_whole_error(
 ) -> None:
     page = laptop_page
     open_dashboard(page, failing)
-    page.wait_for_function("document.querySelectorAll('#dead-letters tbody tr').length === 3")
-    page.wait_for_function("document.querySelectorAll('#attempts tbody tr').length === 3")
+    expect(page.locator("#dead-letters tbody tr")).to_have_count(3)
+    expect(page.locator("#attempts tbody tr")).to_have_count(3)
     shoot(page, tmp_path, "records-tables")
     for table in ("attempts", "dead-letters"):
         # Nothing hidden past the card's right edge, to be scrolled to sideways.

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.serve.test_serve import Served
 from tests.ui.pages import DLQ, FUNCTION, QUEUE, ROLE, create, open_dashboard, rows, shoot
 
@@ -19,10 +21,9 @@ def choose_outcome(page: Any, label: str, count: int) -> list[str]:
     """Click an outcome's button and wait for its ``count`` attempts to be listed."""
     page.click(f"#attempts-card [data-outcome]:text-is('{label}')")
     page.wait_for_selector(f"#attempts-card [data-outcome].active:text-is('{label}')")
-    page.wait_for_function(
-        f"document.querySelectorAll('#attempts tbody tr').length === {count}"
-        f" && document.getElementById('attempts-empty').hidden === {str(count > 0).lower()}"
-    )
+    expect(page.locator("#attempts tbody tr")).to_have_count(count)
+    empty = expect(page.locator("#attempts-empty"))
+    empty.to_be_hidden() if count > 0 else empty.to_be_visible()
     return [text.strip() for text in page.evaluate(OUTCOME_CELLS)]
 
 
@@ -42,7 +43,7 @@ def test_attempts_are_filtered_by_outcome_on_the_server(
     create(served, "ping", "rate(1 minute)")
     served.control("POST", "clock/advance", {"minutes": 40})
     open_dashboard(page, served)
-    page.wait_for_function("document.querySelectorAll('#attempts tbody tr').length === 30")
+    expect(page.locator("#attempts tbody tr")).to_have_count(30)
     assert all(text == "delivered" for text in page.evaluate(OUTCOME_CELLS))
     assert page.locator("#attempts-card [data-outcome].active").inner_text() == "All"
 
@@ -72,7 +73,7 @@ def test_deleted_schedules_stay_listed_greyed_with_when_and_how(
     served.control("POST", "clock/advance", {"hours": 1})
     served.client().delete_schedule(Name="cancelled-plan")
     open_dashboard(page, served)
-    page.wait_for_function("document.querySelectorAll('#schedules tbody tr').length === 3")
+    expect(page.locator("#schedules tbody tr")).to_have_count(3)
     shoot(page, tmp_path, "deleted-schedules")
     listed = {line.split("\t")[0]: line for line in rows(page, "schedules")}
     assert "deleted\n2026-03-07 12:30:00Z\nafter its last occurrence" in listed["trial-reminder"]
@@ -86,16 +87,16 @@ def test_deleted_schedules_stay_listed_greyed_with_when_and_how(
     assert [row.evaluate(colour) for row in deleted.all()] == [faint, faint]
     assert page.locator("#schedules tbody tr:not(.deleted)").evaluate(colour) != faint
     # As on the timeline, where each keeps its lane, marked deleted.
-    page.wait_for_function("document.querySelectorAll('#timeline svg g.lane.deleted').length === 2")
+    expect(page.locator("#timeline svg g.lane.deleted")).to_have_count(2)
 
     page.select_option("#filter-state", "DELETED")
-    page.wait_for_function("document.querySelectorAll('#schedules tbody tr').length === 2")
+    expect(page.locator("#schedules tbody tr")).to_have_count(2)
     assert sorted(line.split("\t")[0] for line in rows(page, "schedules")) == [
         "cancelled-plan",
         "trial-reminder",
     ]
     page.select_option("#filter-state", "ENABLED")
-    page.wait_for_function("document.querySelectorAll('#schedules tbody tr').length === 1")
+    expect(page.locator("#schedules tbody tr")).to_have_count(1)
 
     # A deletion made while the page is open shows at the next poll.
     page.select_option("#filter-state", "")

@@ -1,5 +1,6 @@
 // The clock's controls in the header: advance, move to, tick, and reset (which asks for a
-// second click). Each move reports the attempts it made and reloads the whole page.
+// second click). Each move reports the attempts it made (and how many of them are kept) and
+// reloads the whole page.
 
 import { post } from "./api.js";
 import { $, showStatus } from "./dom.js";
@@ -12,10 +13,13 @@ const CONFIRM_MS = 4000;
 async function travel(path, body, describe) {
   try {
     const answer = await post(path, body);
-    const count = answer.attempt_count;
+    const made = answer.attempts_made;
+    const kept = answer.attempt_count;
+    // Beyond max_records only the newest attempts are kept, and the lists show only those.
+    const keptText = kept === made ? "" : `, the newest ${number(kept)} kept (max records)`;
     showStatus(
       `${describe}: the clock is at ${when(answer.now)}; ` +
-        `${number(count)} attempt${count === 1 ? "" : "s"} made.`
+        `${number(made)} attempt${made === 1 ? "" : "s"} made${keptText}.`
     );
     $("move-to-time").dataset.auto = "1";
     await refreshEverything();
