@@ -389,7 +389,7 @@ class Emulator(Inspection):
         ``with emu.intercept(): ...``; blocks nest, the innermost answers. Clients built by
         ``client()`` with the ``http`` transport keep using the socket.
         """
-        return interception.route(self._app)
+        return interception.route(self._app, lambda: self.settings.verify_signatures)
 
     def use_transport(self, transport: str) -> None:
         """Choose how clients built by ``client()`` from now on reach the emulator."""

@@ -190,12 +190,14 @@ def _options(item: pytest.Item, emulator: Emulator) -> Chosen:
 
 
 @pytest.fixture(scope="session")
-def schedemu_server(pytestconfig: pytest.Config) -> Iterator[Emulator]:
+def schedemu_server() -> Iterator[Emulator]:
     """The session's emulator, started on first use and stopped at the end of the session."""
     from pytest_schedemu.emulator import Emulator
     from pytest_schedemu.records import assertions
 
-    assertions.configure(verbosity=int(pytestconfig.getoption("verbose")))
+    # Not from pytest's ``pytestconfig``: a fixture that asks for it (or for ``request``)
+    # makes every test that uses the emulator build a fixture definition of its own.
+    assertions.configure(verbosity=int(_running[-1].config.getoption("verbose")))
 
     with Emulator() as emulator:
         yield emulator
@@ -213,7 +215,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 #: The tests whose run is under way, innermost last (a test may run a pytest of its own):
 #: the ``schedemu`` fixture's test. Asking for pytest's ``request`` instead costs every
-#: schedemu test a fixture definition of its own, a good part of the fixture's cost.
+#: schedemu test a fixture definition of its own (pytest builds one for each fixture that
+#: asks for it, each time), a good part of the fixture's cost.
 _running: list[pytest.Item] = []
 
 

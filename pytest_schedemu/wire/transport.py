@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterable
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from pytest_schedemu.wire.intercept import unsigned_authorization
 from pytest_schedemu.wire.server import WSGIApp
 
 
@@ -130,10 +131,7 @@ class InProcessTransport:
 
     def __init__(self, app: WSGIApp, *, access_key: str, region: str, signing_name: str) -> None:
         self.app = app
-        self._authorization = (
-            f"AWS4-HMAC-SHA256 Credential={access_key}/20000101/{region}/{signing_name}/"
-            "aws4_request, SignedHeaders=host, Signature=unsigned-in-process"
-        )
+        self._authorization = unsigned_authorization(access_key, region, signing_name)
 
     def __call__(self, request: Any, **_: Any) -> Any:
         if "Authorization" not in request.headers:

@@ -178,6 +178,59 @@ def test_innermost_interception_answers_until_it_ends(
     assert [s.name for s in schedemu.schedules()] == ["outer"]
 
 
+def test_an_emulator_that_checks_signatures_gets_them_signed(
+    build: Callable[..., Any], dead_url: str
+) -> None:
+    secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    with Emulator(verify_signatures=True, credentials={"111122223333": secret}) as checking:
+        with checking.intercept():
+            build(
+                endpoint_url=dead_url,
+                aws_access_key_id="111122223333",
+                aws_secret_access_key=secret,
+            ).create_schedule(Name="signed", Target=TARGET, **SCHEDULE)
+            forged = build(
+                endpoint_url=dead_url,
+                aws_access_key_id="111122223333",
+                aws_secret_access_key="not-the-secret",
+            )
+            with pytest.raises(forged.exceptions.ClientError) as refused:
+                forged.create_schedule(Name="forged", Target=TARGET, **SCHEDULE)
+        assert refused.value.response["Error"]["Code"] == "InvalidSignatureException"
+        assert [s.name for s in checking.schedules()] == ["signed"]
+
+
+def test_requests_an_emulator_does_not_check_go_unsigned_with_their_scope(
+    schedemu: Emulator, build: Callable[..., Any], dead_url: str
+) -> None:
+    seen: list[str] = []
+    client = build(endpoint_url=dead_url, region_name="eu-west-1", aws_access_key_id="111122223333")
+    client.meta.events.register_first(
+        "before-send.scheduler",
+        lambda request, **_: seen.append(request.headers["Authorization"].decode()),
+    )
+    client.list_schedules()
+    (authorization,) = seen
+    assert authorization.startswith("AWS4-HMAC-SHA256 Credential=111122223333/")
+    assert "/eu-west-1/scheduler/aws4_request" in authorization
+    assert "Signature=unsigned-in-process" in authorization
+
+
+def test_an_exempt_client_keeps_signing_while_an_unchecking_emulator_intercepts(
+    schedemu: Emulator,
+) -> None:
+    # The other emulator's own HTTP client reaches it over its socket, and it checks
+    # signatures: an interception that does not must not leave that client unsigned.
+    with Emulator(
+        transport="http", verify_signatures=True, credentials={"AKID": "secret"}
+    ) as other:
+        other.client(aws_access_key_id="AKID", aws_secret_access_key="secret").create_schedule(
+            Name="s1", Target=TARGET, **SCHEDULE
+        )
+        assert len(other.schedules()) == 1
+    assert schedemu.schedules() == []
+
+
 # -- outside ---------------------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from pytest_schedemu import Emulator, SchedemuError
 from pytest_schedemu.wire.intercept import interception
+from tests.constants import ACCOUNT
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -138,17 +139,42 @@ def test_clients_of_a_session_made_before_the_plugin_loaded_are_served(
 def test_a_client_that_cannot_be_served_fails_at_once_saying_why(
     schedemu: Emulator, unconfigured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # As on a botocore too old to sign one request with other credentials than its client's.
+    # As on a botocore too old to sign one request with other credentials than its client's,
+    # for an emulator that checks signatures (one that does not needs none).
     monkeypatch.setattr(interception, "_can_lend_credentials", False)
     session = botocore.session.Session()
     assert session.get_credentials() is None
     client = session.create_client("scheduler", "us-east-1")
-    with pytest.raises(
-        SchedemuError,
-        match="could not intercept this scheduler client: it has no credentials, and botocore",
+    checking = Emulator(verify_signatures=True, credentials={"testing": "testing"})
+    with (
+        checking,
+        checking.intercept(),
+        pytest.raises(
+            SchedemuError,
+            match="could not intercept this scheduler client: it has no credentials, and botocore",
+        ),
     ):
         client.list_schedules()
     client.close()
+
+
+def test_a_client_without_credentials_needs_none_where_signatures_are_not_checked(
+    schedemu: Emulator, unconfigured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(interception, "_can_lend_credentials", False)
+    session = botocore.session.Session()
+    assert session.get_credentials() is None
+    client = session.create_client("scheduler", "us-east-1")
+    client.create_schedule(
+        Name="s1",
+        ScheduleExpression="rate(1 hour)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": QUEUE, "RoleArn": ROLE},
+    )
+    client.close()
+    assert [s.arn for s in schedemu.schedules()] == [
+        f"arn:aws:scheduler:us-east-1:{ACCOUNT}:schedule/default/s1"
+    ]
 
 
 # -- a region for clients built before any test ----------------------------------------------
