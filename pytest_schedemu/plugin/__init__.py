@@ -205,12 +205,24 @@ def schedemu_server() -> Iterator[Emulator]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A test marked ``schedemu`` uses the emulator whether or not it names the fixture, so
-    # that the marker alone never leaves the test's calls to reach AWS. First among its
-    # fixtures, so that the others' calls are served too.
+    # that the marker alone never leaves the test's calls to reach AWS. (Not an autouse
+    # fixture: that would cost every test of the run, marked or not, a fixture of its own.)
     for item in items:
         names = getattr(item, "fixturenames", None)
         if names is not None and "schedemu" not in names and item.get_closest_marker("schedemu"):
-            names.insert(0, "schedemu")
+            names.insert(_first_function_scoped(item, names), "schedemu")
+
+
+def _first_function_scoped(item: pytest.Item, names: list[str]) -> int:
+    """Where an autouse fixture would stand: after the wider-scoped fixtures, before the
+    test's own function-scoped ones, so these find the emulator's environment and route."""
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = {} if info is None else info.name2fixturedefs
+    for index, name in enumerate(names):
+        found = definitions.get(name)
+        if not found or found[-1].scope == "function":
+            return index
+    return len(names)
 
 
 #: The tests whose run is under way, innermost last (a test may run a pytest of its own):

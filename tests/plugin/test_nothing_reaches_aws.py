@@ -68,6 +68,33 @@ def test_a_marked_test_uses_the_emulator_without_naming_the_fixture(
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=2)
 
 
+def test_a_marked_test_gets_the_emulator_after_wider_fixtures_and_before_its_own(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+import os
+import pytest
+
+ORDER = []
+
+@pytest.fixture(scope="session")
+def session_wide():
+    ORDER.append(("session", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+
+@pytest.fixture
+def own():
+    ORDER.append(("own", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+
+@pytest.mark.schedemu
+def test_marked(own, session_wide, request):
+    endpoint = request.getfixturevalue("schedemu").endpoint_url
+    assert ORDER == [("session", None), ("own", endpoint)]
+"""
+    )
+    pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
 def test_a_marked_test_that_names_the_fixture_sets_it_up_where_it_names_it(
     pytester: pytest.Pytester,
 ) -> None:
