@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -91,14 +92,20 @@ CLIENT.meta.events.register("before-send.scheduler.ListSchedules", _answer)
 """
 
 
-def run_suite(folder: Path, flavour: str, count: int) -> float:
-    """The CPU time (user + system, all threads) of one pytest run of the suite: on a shared
-    machine it moves far less with the neighbours' load than the wall-clock time does."""
+def run_suite(folder: Path, flavour: str, count: int, instructions: bool) -> float:
+    """The CPU time (user + system, all threads) of one pytest run of the suite, in seconds:
+    on a shared machine it moves far less with the neighbours' load than the wall-clock time
+    does. With ``instructions``, the instructions the run executed instead (valgrind), which
+    the load does not move at all."""
     suite = folder / f"test_{flavour}_{count}.py"
     suite.write_text(HEADERS[flavour] + "".join(BODIES[flavour].format(i=i) for i in range(count)))
+    counter = (
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] if instructions else []
+    )
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(
+    run = subprocess.run(
         [
+            *counter,
             sys.executable,
             "-m",
             "pytest",
@@ -120,8 +127,12 @@ def run_suite(folder: Path, flavour: str, count: int) -> float:
             "PATH": "/usr/bin:/bin",
             # The caller's path after the suite's: a checkout's package, not the installed one.
             "PYTHONPATH": os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]),
+            "PYTHONHASHSEED": "0",
         },
     )
+    if instructions:
+        # The largest count is pytest's own process (its short-lived children report too).
+        return max(int(n) for n in re.findall(rb"Collected : (\d+)", run.stderr))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -132,6 +143,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs=2, default=[5, 1005])
     parser.add_argument(
         "--skip-moto", action="store_true", help="leave out moto, the slowest flavour by far"
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count executed instructions under valgrind instead of CPU time (deterministic; "
+        "slow: use --repeats 1 --sizes 5 505 --skip-moto)",
     )
     args = parser.parse_args()
     small, large = args.sizes
@@ -145,21 +162,24 @@ def main() -> None:
         for _ in range(args.repeats):
             for flavour in flavours:
                 for size in (small, large):
-                    times.setdefault((flavour, size), []).append(run_suite(folder, flavour, size))
+                    times.setdefault((flavour, size), []).append(
+                        run_suite(folder, flavour, size, args.instructions)
+                    )
+    scale, unit = (1e-6, "M instructions") if args.instructions else (1e3, "CPU ms")
     slopes = {
-        flavour: (min(times[flavour, large]) - min(times[flavour, small])) / (large - small) * 1e3
+        flavour: (min(times[flavour, large]) - min(times[flavour, small])) / (large - small) * scale
         for flavour in flavours
     }
-    print(f"CPU ms per test (slope between {small} and {large} tests, best of {args.repeats})")
+    print(f"{unit} per test (slope between {small} and {large} tests, best of {args.repeats})")
     for flavour, slope in slopes.items():
         print(f"  {flavour:<8} {slope:8.3f}")
     empty = slopes["empty"]
     floor = max(slopes["canned"] - empty, 1e-6)
-    print(f"canned: {floor:.3f} ms over an empty test (botocore's own call, no emulator)")
+    print(f"canned: {floor:.3f} {unit} over an empty test (botocore's own call, no emulator)")
     for flavour in ("client", "app"):
         over = slopes[flavour] - empty
         print(
-            f"{flavour}: {over:.3f} ms over an empty test = {over / floor:.2f}x the canned "
+            f"{flavour}: {over:.3f} {unit} over an empty test = {over / floor:.2f}x the canned "
             "call (target <= 1.25x)"
         )
     if "moto" not in slopes:
