@@ -127,7 +127,7 @@ class Occurrence:
     @property
     def event_id(self) -> str:
         if self._event_id is None:
-            self._event_id = events.event_id(self.plan.arn, self.nominal)
+            self._event_id = events.event_id(self.plan.arn, self.plan.seq, self.nominal)
         return self._event_id
 
     def snapshot(self) -> Execution:

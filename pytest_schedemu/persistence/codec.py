@@ -342,15 +342,16 @@ class StoredExecutionFields:
     """The event id of a settled occurrence read back, worked out on first read like a
     live one's."""
 
-    __slots__ = ("_nominal", "_schedule_arn")
+    __slots__ = ("_incarnation", "_nominal", "_schedule_arn")
 
-    def __init__(self, schedule_arn: str, nominal: int) -> None:
+    def __init__(self, schedule_arn: str, incarnation: int, nominal: int) -> None:
         self._schedule_arn = schedule_arn
+        self._incarnation = incarnation
         self._nominal = nominal
 
     def compute(self, name: str) -> Any:
         if name == "event_id":
-            return events.event_id(self._schedule_arn, self._nominal)
+            return events.event_id(self._schedule_arn, self._incarnation, self._nominal)
         raise AttributeError(name)
 
 
@@ -368,5 +369,5 @@ def execution_from(progress: Progress, attempts: list[Attempt]) -> Execution:
             "first_attempt_due": from_epoch(progress.first_due),
             "exhausted_condition": progress.exhausted,
         },
-        StoredExecutionFields(progress.schedule_arn, nominal),
+        StoredExecutionFields(progress.schedule_arn, progress.incarnation, nominal),
     )

@@ -19,9 +19,12 @@ ATTEMPT_NUMBER = "<aws.scheduler.attempt-number>"
 _PLACEHOLDER_PREFIX = "<aws.scheduler."
 
 
-def event_id(schedule_arn: str, t: Moment) -> str:
-    """The id shared by every attempt of the occurrence of ``schedule_arn`` at ``t``."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{schedule_arn}@{ztime(t)}"))
+def event_id(schedule_arn: str, incarnation: int, t: Moment) -> str:
+    """The id shared by every attempt of the occurrence at ``t`` of the incarnation
+    ``incarnation`` (its creation sequence number) of ``schedule_arn``."""
+    # The ARN alone would give a schedule deleted and created again under the same name the
+    # ids of its predecessor's occurrences; in AWS every invocation has ids of its own.
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{schedule_arn}#{incarnation}@{ztime(t)}"))
 
 
 def execution_id(seed: int, event_id: str, attempt_number: int) -> str:

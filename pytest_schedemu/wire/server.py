@@ -241,10 +241,11 @@ def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        if port:
-            # Allows a restart on the port of a just-stopped server (TIME_WAIT), never a
-            # second listener on a port that is in use.
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Allows a restart on the port of a just-stopped server (TIME_WAIT), never a second
+        # listener on a port that is in use. Port 0 needs it too: the connections a server
+        # accepted inherit it, and without it their TIME_WAIT keeps the port the system
+        # picked from being asked for again.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(LISTEN_BACKLOG)
     except OSError as error:

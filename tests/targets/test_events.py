@@ -19,7 +19,7 @@ from tests.constants import SCHEDULE_ARN
 
 T = datetime(2030, 1, 1, tzinfo=timezone.utc)
 T_EPOCH = 1893456000
-EVENT_ID = "6ff6d890-44bb-5beb-a745-9b1db3372d47"
+EVENT_ID = "3cbed432-1adb-59b0-8fb9-615f20b69f61"  # incarnation 1
 
 
 def test_ztime_of_an_epoch_second() -> None:
@@ -44,33 +44,37 @@ def test_ztime_refuses_a_naive_datetime() -> None:
         ztime(datetime(2030, 1, 1))
 
 
-def test_event_id_matches_the_reference_vector() -> None:
-    assert event_id(SCHEDULE_ARN, T) == EVENT_ID
+def test_event_id_matches_its_vector() -> None:
+    assert event_id(SCHEDULE_ARN, 1, T) == EVENT_ID
 
 
 def test_event_id_is_the_same_for_a_datetime_and_its_epoch_second() -> None:
-    assert event_id(SCHEDULE_ARN, T_EPOCH) == EVENT_ID
+    assert event_id(SCHEDULE_ARN, 1, T_EPOCH) == EVENT_ID
 
 
 def test_event_id_ignores_how_the_time_was_written() -> None:
     paris = T.astimezone(timezone(timedelta(hours=1))).replace(microsecond=5)
-    assert event_id(SCHEDULE_ARN, paris) == EVENT_ID
+    assert event_id(SCHEDULE_ARN, 1, paris) == EVENT_ID
 
 
 def test_event_id_differs_per_nominal_time() -> None:
-    assert event_id(SCHEDULE_ARN, T_EPOCH + 60) != EVENT_ID
+    assert event_id(SCHEDULE_ARN, 1, T_EPOCH + 60) != EVENT_ID
 
 
-def test_execution_ids_match_the_reference_vectors() -> None:
+def test_execution_ids_match_their_vectors() -> None:
     assert [execution_id(0, EVENT_ID, n) for n in (1, 2, 3)] == [
-        "86d7d9268caa3b91",
-        "3deb500655068611",
-        "f7832bc241a69ba6",
+        "e8eae1163291d0ea",
+        "f98d39ab5964fb9c",
+        "ad7ee5f20f63297f",
     ]
 
 
+def test_event_id_differs_per_incarnation() -> None:
+    assert event_id(SCHEDULE_ARN, 2, T) == "3661a328-ee49-5bab-8e85-ed4d99126dc8"
+
+
 def test_execution_id_depends_on_the_seed() -> None:
-    assert execution_id(1, EVENT_ID, 1) != "86d7d9268caa3b91"
+    assert execution_id(1, EVENT_ID, 1) != "e8eae1163291d0ea"
 
 
 def test_flexible_offset_matches_the_reference_vector() -> None:
@@ -88,7 +92,7 @@ def test_default_event_exact_text() -> None:
         EVENT_ID, T_EPOCH, account="123456789012", region="us-east-1", schedule_arn=SCHEDULE_ARN
     )
     assert text == (
-        '{"version":"0","id":"6ff6d890-44bb-5beb-a745-9b1db3372d47",'
+        '{"version":"0","id":"3cbed432-1adb-59b0-8fb9-615f20b69f61",'
         '"detail-type":"Scheduled Event","source":"aws.scheduler","account":"123456789012",'
         '"time":"2030-01-01T00:00:00Z","region":"us-east-1",'
         '"resources":["arn:aws:scheduler:us-east-1:123456789012:schedule/default/s1"],'

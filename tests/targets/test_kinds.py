@@ -37,7 +37,7 @@ UNIVERSAL = "arn:aws:scheduler:::aws-sdk:sqs:sendMessage"
 GENERIC = "arn:aws:iot:us-east-1:123456789012:thing/t"
 TASK = "arn:aws:ecs:us-east-1:123456789012:task-definition/job:3"
 
-EVENT_ID = "6ff6d890-44bb-5beb-a745-9b1db3372d47"
+EVENT_ID = "3cbed432-1adb-59b0-8fb9-615f20b69f61"
 DEFAULT_EVENT = default_event(
     EVENT_ID, 1893456000, account=ACCOUNT, region="us-east-1", schedule_arn=SCHEDULE_ARN
 )
