@@ -22,7 +22,8 @@ from pytest_schedemu.expressions import (
     timeline,
 )
 from pytest_schedemu.formats.times import epoch_number, floor_epoch
-from pytest_schedemu.model.arns import GroupArn, partition_for_region
+from pytest_schedemu.model.arns import GroupArn
+from pytest_schedemu.model.partitions import partition_for_region
 from pytest_schedemu.model.resources import (
     DEFAULT_GROUP,
     DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
+from pytest_schedemu.model.partitions import partition_for_region
+
 # The region is whatever the emulator was given (a credential scope may name any), so it
 # is only kept from swallowing the account; names are what the service allows.
 _NAME = r"[0-9A-Za-z_.-]+"
@@ -25,18 +27,6 @@ _SCHEDULER_ARN = re.compile(
 )
 _SCHEDULE_FORM = "arn:<partition>:scheduler:<region>:<account>:schedule/<group>/<name>"
 _GROUP_FORM = "arn:<partition>:scheduler:<region>:<account>:schedule-group/<group>"
-
-
-def partition_for_region(region: str) -> str:
-    if region.startswith("cn-"):
-        return "aws-cn"
-    if region.startswith("us-gov-"):
-        return "aws-us-gov"
-    return "aws"
-
-
-def dns_suffix_for_partition(partition: str) -> str:
-    return "amazonaws.com.cn" if partition == "aws-cn" else "amazonaws.com"
 
 
 @dataclass(frozen=True)

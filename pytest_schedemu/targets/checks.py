@@ -6,6 +6,7 @@ import re
 
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.model.arns import schedule_arn
+from pytest_schedemu.model.partitions import PARTITION_NAME
 from pytest_schedemu.model.resources import (
     DEFAULT_ACCOUNT_ID,
     DEFAULT_GROUP,
@@ -13,14 +14,13 @@ from pytest_schedemu.model.resources import (
     Target,
 )
 from pytest_schedemu.targets import events
-from pytest_schedemu.targets.kinds import BLOCK_KINDS, UNIVERSAL, target_kind
+from pytest_schedemu.targets.kinds import BLOCK_KINDS, PARTITION, UNIVERSAL, target_kind
 
-_P = r"(?P<partition>aws(?:-[a-z]+)?)"
 # §5.10 step 0: what an ARN looks like at all (universal ARNs have this form too).
-_ANY_ARN = re.compile(r"arn:(?:aws|aws-cn|aws-us-gov):[^:]+:[^:]*:[^:]*:.+", re.DOTALL)
-_UNIVERSAL_PREFIX = re.compile(rf"arn:{_P}:scheduler:::aws-sdk:")
+_ANY_ARN = re.compile(rf"arn:{PARTITION_NAME}:[^:]+:[^:]*:[^:]*:.+", re.DOTALL)
+_UNIVERSAL_PREFIX = re.compile(rf"arn:{PARTITION}:scheduler:::aws-sdk:")
 _SDK_WITH_LOCATION = re.compile(
-    rf"arn:{_P}:scheduler:(?P<region>[^:]*):(?P<account>[^:]*):aws-sdk:"
+    rf"arn:{PARTITION}:scheduler:(?P<region>[^:]*):(?P<account>[^:]*):aws-sdk:"
 )
 
 _READ_ONLY_ACTION = re.compile(

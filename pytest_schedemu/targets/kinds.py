@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pytest_schedemu.model.partitions import PARTITION_NAME
 from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import render
 from pytest_schedemu.targets.render import Build
@@ -26,7 +27,8 @@ GENERIC = "generic"
 #: when the target has an Input.
 ALWAYS, NEVER, WITH_INPUT = "always", "never", "with_input"
 
-_P = r"(?P<partition>aws(?:-[a-z]+)?)"
+#: A target ARN's partition: only a known one, so that a typo is not taken for a target.
+PARTITION = rf"(?P<partition>{PARTITION_NAME})"
 
 
 @dataclass(frozen=True)
@@ -183,13 +185,13 @@ BLOCK_KINDS = {spec.block: spec.name for spec in KINDS.values() if spec.block is
 # Templated kinds are named after their ARN's service.
 _TEMPLATED_ARNS = {
     spec.name: re.compile(
-        rf"arn:{_P}:{spec.name}:(?P<region>[a-z0-9-]+):(?P<account>\d{{12}}):{spec.resource}"
+        rf"arn:{PARTITION}:{spec.name}:(?P<region>[a-z0-9-]+):(?P<account>\d{{12}}):{spec.resource}"
     )
     for spec in KINDS.values()
     if spec.resource is not None
 }
 _UNIVERSAL_ARN = re.compile(
-    rf"arn:{_P}:scheduler:::aws-sdk:(?P<service>[a-z0-9-]+):(?P<action>[A-Za-z][A-Za-z0-9]*)"
+    rf"arn:{PARTITION}:scheduler:::aws-sdk:(?P<service>[a-z0-9-]+):(?P<action>[A-Za-z][A-Za-z0-9]*)"
 )
 # Universal ARNs name services the way the AWS SDKs do; botocore spells a few differently.
 _BOTOCORE_CLIENTS = {"sfn": "stepfunctions"}

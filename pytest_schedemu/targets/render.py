@@ -14,7 +14,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from pytest_schedemu.formats import jsontext
-from pytest_schedemu.model.arns import dns_suffix_for_partition
+from pytest_schedemu.model.partitions import dns_suffix_for_partition
 from pytest_schedemu.model.resources import Target
 
 if TYPE_CHECKING:
