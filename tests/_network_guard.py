@@ -2,7 +2,8 @@
 
 While the suite runs, a socket connection to any address but a loopback one (127.0.0.0/8,
 ::1, ``localhost``) fails at once with ``NetworkRefused``, and so does resolving an AWS name
-(``*.amazonaws.com``, ``*.amazonaws.com.cn``, ``*.api.aws``): a Scheduler call that
+(``*.api.aws`` and every partition's own, ``*.amazonaws.com``, ``*.amazonaws.com.cn``,
+``*.c2s.ic.gov``...): a Scheduler call that
 escaped the emulator fails loudly instead of reaching AWS. Each refusal is also kept, and
 fails the test it happened in if the test would otherwise pass, so code under test that
 swallows the error (a delivery recorded as failed, a retry loop) cannot hide it.
@@ -23,7 +24,19 @@ from typing import Any, Callable, NoReturn
 
 import pytest
 
-AWS_DOMAINS = ("amazonaws.com", "amazonaws.com.cn", "api.aws")
+# Every partition's DNS suffix (tests/model/test_partitions.py checks them against the
+# emulator's table). Written out: importing the package here would load it before the
+# runs that test what happens when it is loaded late.
+AWS_DOMAINS = (
+    "api.aws",
+    "amazonaws.com",
+    "amazonaws.com.cn",
+    "amazonaws.eu",
+    "c2s.ic.gov",
+    "cloud.adc-e.uk",
+    "csp.hci.ic.gov",
+    "sc2s.sgov.gov",
+)
 _INTERNET = (socket.AF_INET, socket.AF_INET6)
 # The folder that holds the ``tests`` package: a pytester run in a new process imports this
 # module from there.

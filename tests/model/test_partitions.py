@@ -169,3 +169,9 @@ def test_deliveries_and_dead_letters_name_the_partition(emu: Emulator, region: R
     (letter,) = emu.dead_letters()
     assert (letter.queue_arn, letter.queue_url) == (dlq, f"{host}/dlq")
     assert letter.attributes["SCHEDULE_ARN"] == arn
+
+
+def test_the_suites_network_guard_refuses_every_partitions_domain() -> None:
+    from tests._network_guard import AWS_DOMAINS
+
+    assert {partition.dns_suffix for partition in PARTITIONS} <= set(AWS_DOMAINS)
