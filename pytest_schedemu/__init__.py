@@ -50,7 +50,14 @@ if TYPE_CHECKING:
         UnsupportedMediaTypeException,
         ValidationException,
     )
-    from pytest_schedemu.records import Activity, Attempt, DeadLetter, DroppedRecords, Execution
+    from pytest_schedemu.records import (
+        Activity,
+        Attempt,
+        DeadLetter,
+        DroppedRecords,
+        Execution,
+        MoveAttempts,
+    )
     from pytest_schedemu.settings.options import Settings
     from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
     from pytest_schedemu.timekeeping.freeze import TimeFreeze
@@ -72,6 +79,7 @@ _LOCATIONS = {
     "DroppedRecords": "pytest_schedemu.records",
     "Emulator": "pytest_schedemu.emulator",
     "Execution": "pytest_schedemu.records",
+    "MoveAttempts": "pytest_schedemu.records",
     "HandlerError": "pytest_schedemu.errors",
     "IncompleteSignatureException": "pytest_schedemu.errors",
     "InternalServerException": "pytest_schedemu.errors",
@@ -123,6 +131,7 @@ __all__ = [
     "InternalServerException",
     "InvalidSignatureException",
     "MissingAuthenticationTokenException",
+    "MoveAttempts",
     "Outcome",
     "RealClock",
     "RecordingDelivery",

@@ -18,6 +18,7 @@ EXPECTED = {
     "DroppedRecords",
     "Emulator",
     "Execution",
+    "MoveAttempts",
     "Outcome",
     "RealClock",
     "RecordingDelivery",
