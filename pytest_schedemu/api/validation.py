@@ -1,10 +1,15 @@
 """Shape validation driven by botocore's service model for ``scheduler`` 2021-06-30.
 
 The model is botocore's own file for this API version, shipped with the package and loaded
-through ``botocore.loaders``. It is pinned rather than taken from the installed botocore
-because the error messages quote the model's patterns and follow its member order: newer
-botocore releases rewrote the patterns (dropping ``^``/``$``) and reordered members, and an
-upgrade of a user's botocore must not change what the emulator answers.
+through ``botocore.loaders``. It is pinned rather than taken from the installed botocore so
+that an upgrade of a user's botocore never changes what the emulator answers; the
+model-drift test notices when botocore's copy moves (``python -m pytest_schedemu.api.vendor``
+re-vendors it).
+
+Patterns are full-match, as the service applies them (``Name='a b'`` is refused although
+``[0-9a-zA-Z-_.]+`` occurs in it), and messages quote them anchored, as the service's
+messages do: since botocore 1.44.8 the model writes its patterns without ``^``/``$``, and a
+pattern without them is quoted as ``^<pattern>$``.
 
 Each operation's input shape is compiled once into a tree of ``_Node`` checkers. A check
 walks the request, raises ``SerializationException`` at the first member of the wrong JSON
@@ -41,6 +46,13 @@ def load_service_model() -> ServiceModel:
     loader = Loader(extra_search_paths=[str(_DATA)], include_default_search_paths=False)
     data = loader.load_service_model("scheduler", "service-2", api_version="2021-06-30")
     return ServiceModel(data, service_name="scheduler")
+
+
+def anchored(pattern: str) -> str:
+    """A model pattern as the service's messages quote it: between ``^`` and ``$``."""
+    if pattern.startswith("^") and pattern.endswith("$"):
+        return pattern
+    return f"^{pattern}$"
 
 
 def member_path(name: str) -> str:
@@ -109,10 +121,9 @@ class _Node:
         self.kind: str = shape.type_name
         self.minimum: int | None = metadata.get("min")
         self.maximum: int | None = metadata.get("max")
-        self.pattern_text: str | None = metadata.get("pattern")
-        self.pattern: Pattern[str] | None = (
-            re.compile(self.pattern_text, re.ASCII) if self.pattern_text else None
-        )
+        pattern: str | None = metadata.get("pattern")
+        self.pattern: Pattern[str] | None = re.compile(pattern, re.ASCII) if pattern else None
+        self.pattern_text: str | None = None if pattern is None else anchored(pattern)
         self.enum: list[str] = list(getattr(shape, "enum", None) or [])
         self.members: list[tuple[str, str, _Node]] = []
         self.required: frozenset[str] = frozenset()
@@ -121,9 +132,11 @@ class _Node:
         self.value: _Node | None = None
         if self.kind == "structure":
             self.required = frozenset(shape.required_members)
+            # Visited alphabetically, as the service reports them (§2.1); the model's own
+            # order is no longer alphabetical since botocore 1.44.8.
             self.members = [
                 (name, member_path(name), _compile(member, cache))
-                for name, member in shape.members.items()
+                for name, member in sorted(shape.members.items())
             ]
         elif self.kind == "list":
             self.member = _compile(shape.member, cache)
