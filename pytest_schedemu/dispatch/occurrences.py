@@ -239,7 +239,7 @@ class Job:
             request=materialized.data,
             request_text=materialized.text,
             service=kind.client,
-            operation=kind.operation,
+            operation=occurrence.target.operation,
             # Universal targets name no region: they call the schedule's own.
             region=kind.region or occurrence.schedule.region,
             attempt_number=self.number,

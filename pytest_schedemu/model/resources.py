@@ -27,6 +27,8 @@ DEFAULT_MAXIMUM_RETRY_ATTEMPTS = 185
 PARAMETER_BLOCKS: tuple[str, ...] = (
     "EcsParameters",
     "EventBridgeParameters",
+    "EventBridgePutEventsV2Parameters",
+    "EventBridgePutRawEventsParameters",
     "KinesisParameters",
     "SageMakerPipelineParameters",
     "SqsParameters",

@@ -17,6 +17,7 @@ from pytest_schedemu.targets.kinds import (
     missing_target_error,
     queue_url,
     target_kind,
+    target_operation,
 )
 from pytest_schedemu.targets.plan import TargetPlan, plan_target
 from pytest_schedemu.targets.render import MaterializedRequest
@@ -38,4 +39,5 @@ __all__ = [
     "plan_target",
     "queue_url",
     "target_kind",
+    "target_operation",
 ]

@@ -14,7 +14,13 @@ from pytest_schedemu.model.resources import (
     Target,
 )
 from pytest_schedemu.targets import events
-from pytest_schedemu.targets.kinds import BLOCK_KINDS, PARTITION, UNIVERSAL, target_kind
+from pytest_schedemu.targets.kinds import (
+    BLOCK_KINDS,
+    PARTITION,
+    UNIVERSAL,
+    requires_json_input,
+    target_kind,
+)
 
 # §5.10 step 0: what an ARN looks like at all (universal ARNs have this form too).
 _ANY_ARN = re.compile(rf"arn:{PARTITION_NAME}:[^:]+:[^:]*:[^:]*:.+", re.DOTALL)
@@ -67,8 +73,11 @@ def check_target(target: Target, *, region: str) -> str | None:
             return "Parameters SqsParameters must be specified"
         if not kind.fifo and group_id is not None:
             return "Parameters MessageGroupId not valid for the target"
-    if spec.requires_block and spec.block not in parameters:
-        return f"Parameters {spec.block} must be specified"
+    given = [block for block in spec.blocks if block in parameters]
+    if spec.requires_block and not given:
+        return f"Parameters {' or '.join(spec.blocks)} must be specified"
+    if len(given) > 1:
+        return f"Parameters {' and '.join(given)} cannot be specified together"
     ecs = parameters.get("EcsParameters")
     if ecs is not None and ecs.get("LaunchType") == "FARGATE":
         network = ecs.get("NetworkConfiguration") or {}
@@ -77,7 +86,7 @@ def check_target(target: Target, *, region: str) -> str | None:
                 "Parameter NetworkConfiguration must be specified for the target "
                 "when launch type is FARGATE"
             )
-    if spec.json_input and target.input is not None:
+    if requires_json_input(kind, parameters) and target.input is not None:
         sample_arn = schedule_arn(region, DEFAULT_ACCOUNT_ID, DEFAULT_GROUP, "sample")
         sample = events.substitute(target.input, sample_arn, _SAMPLE_TIME, _SAMPLE_EXECUTION_ID, 1)
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -19,6 +20,10 @@ from pytest_schedemu.model.partitions import PARTITION_NAME
 from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import render
 from pytest_schedemu.targets.render import Build
+
+#: The eventsv2 kind's two parameter blocks: one for PutEvents, one for PutRawEvents.
+EVENTS_V2_BLOCK = "EventBridgePutEventsV2Parameters"
+RAW_EVENTS_BLOCK = "EventBridgePutRawEventsParameters"
 
 UNIVERSAL = "universal"
 GENERIC = "generic"
@@ -43,17 +48,22 @@ class KindSpec:
     client: str | None
     operation: str | None
     build: Build
-    #: The parameter block this kind takes (§5.10 step 5), and whether it must be there.
-    block: str | None = None
+    #: The parameter blocks this kind takes (§5.10 step 5), and whether one must be there.
+    blocks: tuple[str, ...] = ()
     requires_block: bool = False
     #: Input must be JSON (§5.10 step 11).
     json_input: bool = False
+    #: A block that switches the kind to another operation of its API, one that takes any
+    #: text: (block, operation). eventsv2's PutRawEvents, beside its PutEvents.
+    raw_variant: tuple[str, str] | None = None
+    #: The ARN's service, where it is not the kind's name.
+    arn_service: str | None = None
     payload: str = ALWAYS
     #: (code, message) of an attempt at a target declared missing (§5.12); the message is
     #: formatted with the ARN's fields ``arn``, ``name`` and ``account``.
     missing_error: tuple[str, str] | None = None
     #: Paths of request fields sent base64-encoded on the wire, which SDKs take as bytes.
-    blob_fields: tuple[tuple[str, ...], ...] = ()
+    blob_fields: tuple[tuple[str | int, ...], ...] = ()
 
 
 KINDS: dict[str, KindSpec] = {
@@ -75,7 +85,7 @@ KINDS: dict[str, KindSpec] = {
             "sqs",
             "SendMessage",
             render.sqs,
-            block="SqsParameters",
+            blocks=("SqsParameters",),
             missing_error=(
                 "AWS.SimpleQueueService.NonExistentQueue",
                 "The specified queue does not exist for this wsdl version.",
@@ -104,10 +114,25 @@ KINDS: dict[str, KindSpec] = {
             "events",
             "PutEvents",
             render.events,
-            block="EventBridgeParameters",
+            blocks=("EventBridgeParameters",),
             requires_block=True,
             json_input=True,
             missing_error=("ResourceNotFoundException", "Event bus {name} does not exist."),
+        ),
+        # EventBridge's Custom Event Bus (the eventbridgev2 API); docs/eventbridge-v2.md.
+        KindSpec(
+            "eventsv2",
+            r"event-busv2/(?P<name>[A-Za-z0-9][.\-_A-Za-z0-9]{0,255})/[a-z0-9]{25}",
+            "eventbridgev2",
+            "PutEvents",
+            render.eventsv2,
+            blocks=(EVENTS_V2_BLOCK, RAW_EVENTS_BLOCK),
+            requires_block=True,
+            json_input=True,
+            raw_variant=(RAW_EVENTS_BLOCK, "PutRawEvents"),
+            arn_service="events",
+            missing_error=("ResourceNotFoundException", "Event bus {arn} does not exist."),
+            blob_fields=(("Entries", 0, "Data"),),
         ),
         KindSpec(
             "kinesis",
@@ -115,7 +140,7 @@ KINDS: dict[str, KindSpec] = {
             "kinesis",
             "PutRecord",
             render.kinesis,
-            block="KinesisParameters",
+            blocks=("KinesisParameters",),
             requires_block=True,
             missing_error=(
                 "ResourceNotFoundException",
@@ -137,7 +162,7 @@ KINDS: dict[str, KindSpec] = {
             "ecs",
             "RunTask",
             render.ecs,
-            block="EcsParameters",
+            blocks=("EcsParameters",),
             requires_block=True,
             payload=WITH_INPUT,
             missing_error=("ClusterNotFoundException", "Cluster not found."),
@@ -148,7 +173,7 @@ KINDS: dict[str, KindSpec] = {
             "sagemaker",
             "StartPipelineExecution",
             render.sagemaker,
-            block="SageMakerPipelineParameters",
+            blocks=("SageMakerPipelineParameters",),
             payload=NEVER,
         ),
         KindSpec(
@@ -180,16 +205,24 @@ KINDS: dict[str, KindSpec] = {
 }
 
 #: Parameter block -> the one kind that takes it.
-BLOCK_KINDS = {spec.block: spec.name for spec in KINDS.values() if spec.block is not None}
+BLOCK_KINDS = {block: spec.name for spec in KINDS.values() for block in spec.blocks}
 
-# Templated kinds are named after their ARN's service.
-_TEMPLATED_ARNS = {
-    spec.name: re.compile(
-        rf"arn:{PARTITION}:{spec.name}:(?P<region>[a-z0-9-]+):(?P<account>\d{{12}}):{spec.resource}"
-    )
-    for spec in KINDS.values()
-    if spec.resource is not None
-}
+
+def _templated_arns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """ARN service -> (kind, ARN pattern) of its templated kinds. Kinds are named after
+    their ARN's service, or say which it is (eventsv2's buses are ``events`` ARNs)."""
+    arns: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for spec in KINDS.values():
+        if spec.resource is None:
+            continue
+        service = spec.arn_service or spec.name
+        location = r"(?P<region>[a-z0-9-]+):(?P<account>\d{12})"
+        pattern = re.compile(rf"arn:{PARTITION}:{service}:{location}:{spec.resource}")
+        arns.setdefault(service, []).append((spec.name, pattern))
+    return arns
+
+
+_TEMPLATED_ARNS = _templated_arns()
 _UNIVERSAL_ARN = re.compile(
     rf"arn:{PARTITION}:scheduler:::aws-sdk:(?P<service>[a-z0-9-]+):(?P<action>[A-Za-z][A-Za-z0-9]*)"
 )
@@ -247,13 +280,13 @@ def target_kind(arn: str) -> TargetKind:
             client=_BOTOCORE_CLIENTS.get(match["service"], match["service"]),
             operation=action[0].upper() + action[1:],
         )
-    pattern = _TEMPLATED_ARNS.get(service)
-    match = None if pattern is None else pattern.fullmatch(arn)
+    matches = ((name, pattern.fullmatch(arn)) for name, pattern in _TEMPLATED_ARNS.get(service, ()))
+    name, match = next(((name, match) for name, match in matches if match), ("", None))
     if match is None:
         return TargetKind(GENERIC)
-    spec = KINDS[service]
+    spec = KINDS[name]
     return TargetKind(
-        service,
+        name,
         partition=match["partition"],
         region=match["region"],
         account=match["account"],
@@ -279,6 +312,23 @@ def missing_target_error(kind: TargetKind, target_arn: str) -> tuple[str, str] |
     return code, message.format(arn=target_arn, name=kind.resource, account=kind.account)
 
 
+def target_operation(kind: TargetKind, parameters: Mapping[str, Any]) -> str | None:
+    """The operation an attempt calls: the kind's, or its raw variant's when the target
+    carries that block."""
+    variant = kind.spec.raw_variant
+    if variant is not None and variant[0] in parameters:
+        return variant[1]
+    return kind.operation
+
+
+def requires_json_input(kind: TargetKind, parameters: Mapping[str, Any]) -> bool:
+    """Whether the target's Input must be JSON (§5.10 step 11)."""
+    variant = kind.spec.raw_variant
+    if variant is not None and variant[0] in parameters:
+        return False
+    return kind.spec.json_input
+
+
 def carries_payload(kind: TargetKind, has_input: bool) -> bool:
     """Whether the kind's request holds the payload (§5.11)."""
     payload = kind.spec.payload
@@ -300,7 +350,15 @@ def decode_blobs(kind: TargetKind, request: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
-def _decoded(document: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+def _decoded(document: Any, path: tuple[str | int, ...]) -> Any:
     head, *rest = path
-    value = document[head]
-    return {**document, head: _decoded(value, tuple(rest)) if rest else base64.b64decode(value)}
+    try:
+        value = document[head]
+    except (KeyError, IndexError, TypeError):
+        return document  # a request of the kind's other operation: no such field
+    new = _decoded(value, tuple(rest)) if rest else base64.b64decode(value)
+    if isinstance(document, list) and isinstance(head, int):
+        copied = list(document)
+        copied[head] = new
+        return copied
+    return {**document, head: new}

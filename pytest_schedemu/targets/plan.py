@@ -17,6 +17,7 @@ from pytest_schedemu.targets.kinds import (
     control_keys,
     missing_target_error,
     target_kind,
+    target_operation,
 )
 from pytest_schedemu.targets.render import Render, TargetContext
 
@@ -39,6 +40,8 @@ class TargetPlan:
     carries_payload: bool
     #: The attempt's request for a payload (§5.11).
     materialize: Render
+    #: The target API's operation an attempt calls, e.g. "SendMessage"; None for generic.
+    operation: str | None
 
     def payload(
         self, scheduled_time: Moment, event_id: str, execution_id: str, attempt_number: int
@@ -87,4 +90,5 @@ def plan_target(
         missing_error=missing_target_error(kind, target.arn),
         carries_payload=carries_payload(kind, target.input is not None),
         materialize=kind.spec.build(TargetContext(target, kind, schedule_arn, queue_url_template)),
+        operation=target_operation(kind, target.parameters),
     )

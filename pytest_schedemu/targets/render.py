@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from pytest_schedemu.targets.kinds import TargetKind
 
 
+#: PutRawEvents' content types: a payload that is JSON, and one that is not.
+JSON_CONTENT, OPAQUE_CONTENT = "application/json", "application/octet-stream"
+
+
 class MaterializedRequest(NamedTuple):
     """The target API's request for one attempt: exact JSON text and its parsed value."""
 
@@ -216,6 +220,44 @@ def events(context: TargetContext) -> Render:
         return {"Entries": [entry]}
 
     return slotted(put_events)
+
+
+def eventsv2(context: TargetContext) -> Render:
+    """PutEvents, or PutRawEvents when the target carries its block (docs/eventbridge-v2.md)."""
+    arn, parameters = context.target.arn, context.target.parameters
+    raw = parameters.get("EventBridgePutRawEventsParameters")
+    if raw is None:
+        block = parameters["EventBridgePutEventsV2Parameters"]
+        head = {"Source": block["Source"], "DetailType": block["DetailType"]}
+
+        def put_events(detail: str) -> dict[str, Any]:
+            entry = {**head, "Detail": detail, "Resources": [context.schedule_arn]}
+            return {"EventBusArn": arn, "Entries": [entry]}
+
+        return slotted(put_events)
+    metadata = raw.get("Metadata")
+
+    def put_raw_events(content_type: str) -> Render:
+        def request(data: str) -> dict[str, Any]:
+            entry: dict[str, Any] = {"Data": data}
+            if metadata is not None:
+                entry["Metadata"] = dict(metadata)
+            entry["SystemMetadata"] = {"ContentType": content_type}
+            return {"EventBusArn": arn, "Entries": [entry]}
+
+        return _base64_slotted(request)
+
+    as_json, as_bytes = put_raw_events(JSON_CONTENT), put_raw_events(OPAQUE_CONTENT)
+
+    def render(payload: str) -> MaterializedRequest:
+        # The content type says what the data is: JSON, or bytes of no declared format.
+        try:
+            jsontext.loads(payload)
+        except ValueError:
+            return as_bytes(payload)
+        return as_json(payload)
+
+    return render
 
 
 def kinesis(context: TargetContext) -> Render:
