@@ -30,6 +30,7 @@ from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.records import Activity, Records
+from pytest_schedemu.targets import target_kind, target_operation
 
 DELETED = "DELETED"
 STATES = ("ENABLED", "DISABLED", DELETED)
@@ -85,6 +86,7 @@ def schedule_json(
 ) -> dict[str, Any]:
     """A schedule as the list shows it; ``removal`` for one deleted since the last reset."""
     target = schedule.target
+    kind = target_kind(target.arn)
     window = schedule.flexible_time_window
     return {
         "arn": schedule.arn,
@@ -99,6 +101,11 @@ def schedule_json(
         "timezone": schedule.timezone,
         "description": schedule.description,
         "target_arn": target.arn,
+        # What the target is and calls (a Custom Event Bus's ARN ends in its id, not its
+        # name, and its operation depends on the target's parameters).
+        "target_kind": kind.name,
+        "target_resource": kind.resource,
+        "target_operation": target_operation(kind, target.parameters),
         "dead_letter_arn": target.dead_letter_arn,
         "maximum_retry_attempts": target.retry_policy.maximum_retry_attempts,
         "maximum_event_age_in_seconds": target.retry_policy.maximum_event_age_in_seconds,

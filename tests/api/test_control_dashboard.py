@@ -179,6 +179,21 @@ def test_each_schedule_has_its_next_occurrence_in_utc_and_on_its_clock(
     assert beta["name"] == "beta" and beta["next_occurrence"] is None
 
 
+def test_each_schedule_says_what_its_target_is_and_calls(emu: Emulator) -> None:
+    bus = "arn:aws:events:us-east-1:123456789012:event-busv2/orders/abcdefghij0123456789klmno"
+    raw = {"EventBridgePutRawEventsParameters": {}}
+    create(client(emu), "raw", target={"Arn": bus, "Input": "x", **raw})
+    create(client(emu), "queue")
+    shown = {
+        s["name"]: (s["target_kind"], s["target_resource"], s["target_operation"])
+        for s in get(emu, "schedules").json["schedules"]
+    }
+    assert shown == {
+        "raw": ("eventsv2", "orders", "PutRawEvents"),
+        "queue": ("sqs", "queue", "SendMessage"),
+    }
+
+
 @pytest.mark.parametrize(
     ("filters", "expected"),
     [

@@ -131,7 +131,7 @@ function scheduleRow(schedule) {
     el("td", {}, schedule.timezone),
     stateCell(schedule),
     next,
-    el("td", { className: "arn", title: schedule.target_arn }, lastPart(schedule.target_arn))
+    targetCell(schedule)
   );
 }
 
@@ -140,4 +140,17 @@ export function markChosenSchedule() {
   for (const row of $("schedules").tBodies[0].rows) {
     row.classList.toggle("selected", row.dataset.arn === state.selected);
   }
+}
+
+// The target by its resource's name (a Custom Event Bus's ARN ends in its id), and the
+// operation each attempt calls; the whole ARN on hover.
+function targetCell(schedule) {
+  const name = schedule.target_resource || lastPart(schedule.target_arn);
+  const operation = schedule.target_operation;
+  return el(
+    "td",
+    { className: "arn", title: schedule.target_arn },
+    name,
+    operation ? el("span", { className: "local" }, operation) : null
+  );
 }
