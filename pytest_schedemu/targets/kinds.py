@@ -10,10 +10,12 @@ row here plus one renderer in ``render``.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pytest_schedemu.model.partitions import PARTITION_NAME
@@ -226,8 +228,13 @@ _TEMPLATED_ARNS = _templated_arns()
 _UNIVERSAL_ARN = re.compile(
     rf"arn:{PARTITION}:scheduler:::aws-sdk:(?P<service>[a-z0-9-]+):(?P<action>[A-Za-z][A-Za-z0-9]*)"
 )
-# Universal ARNs name services the way the AWS SDKs do; botocore spells a few differently.
-_BOTOCORE_CLIENTS = {"sfn": "stepfunctions"}
+#: Universal ARNs name services by the SDKs' service identifier: the service id in lower
+#: case without spaces or dashes (``cognitoidentityprovider``, ``sfn``). botocore names 168
+#: services otherwise (``cognito-idp``, ``stepfunctions``); this table, made from botocore's
+#: models by ``python -m pytest_schedemu.api.vendor``, maps those to botocore's names.
+SDK_SERVICE_CLIENTS: dict[str, str] = json.loads(
+    (Path(__file__).parent / "data" / "sdk-service-names.json").read_text(encoding="utf-8")
+)
 
 
 @dataclass(frozen=True)
@@ -277,7 +284,7 @@ def target_kind(arn: str) -> TargetKind:
             partition=match["partition"],
             service=match["service"],
             action=action,
-            client=_BOTOCORE_CLIENTS.get(match["service"], match["service"]),
+            client=SDK_SERVICE_CLIENTS.get(match["service"], match["service"]),
             operation=action[0].upper() + action[1:],
         )
     matches = ((name, pattern.fullmatch(arn)) for name, pattern in _TEMPLATED_ARNS.get(service, ()))

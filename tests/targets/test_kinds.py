@@ -108,6 +108,32 @@ def test_universal_kind_carries_service_and_action() -> None:
     assert not target_kind(UNIVERSAL).templated
 
 
+@pytest.mark.parametrize(
+    ("service", "client"),
+    [
+        ("cognitoidentityprovider", "cognito-idp"),
+        ("cognito-idp", "cognito-idp"),
+        ("applicationautoscaling", "application-autoscaling"),
+        ("sqs", "sqs"),
+    ],
+)
+def test_universal_services_are_named_as_the_sdks_name_them(service: str, client: str) -> None:
+    kind = target_kind(f"arn:aws:scheduler:::aws-sdk:{service}:adminCreateUser")
+    assert (kind.service, kind.client) == (service, client)
+
+
+def test_every_sdk_service_name_maps_to_a_botocore_client() -> None:
+    import botocore
+    import botocore.session
+
+    from pytest_schedemu.targets.kinds import SDK_SERVICE_CLIENTS
+
+    if tuple(map(int, botocore.__version__.split(".")[:3])) < (1, 44, 18):
+        pytest.skip("the table was made from botocore 1.44.18; this botocore is older")
+    known = set(botocore.session.get_session().get_available_services())
+    assert set(SDK_SERVICE_CLIENTS.values()) - known == set()
+
+
 def test_universal_sfn_maps_to_the_stepfunctions_client() -> None:
     kind = target_kind("arn:aws:scheduler:::aws-sdk:sfn:startExecution")
     assert (kind.service, kind.client, kind.operation) == ("sfn", "stepfunctions", "StartExecution")
