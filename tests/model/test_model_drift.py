@@ -1,0 +1,50 @@
+"""The vendored scheduler model and partition table keep up with AWS.
+
+The emulator answers from copies of botocore's files, recorded with the release they come
+from (``pytest_schedemu/api/data/scheduler/botocore-version.txt``); CI installs the newest
+botocore on every run. When that botocore is newer and its files say something the copies
+do not (documentation aside), AWS has moved: this test fails with what changed. When it is
+the recorded release, the copies must be its files byte for byte. An older botocore (the
+oldest supported, in tox) is skipped: it cannot say whether the copies are current.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pytest_schedemu.api.vendor import Botocore, Layout, changed_files, differences, version_key
+
+LAYOUT = Layout.of_package()
+INSTALLED = Botocore.installed()
+RECORDED = LAYOUT.version()
+
+
+def test_the_vendored_model_and_partition_table_are_the_installed_botocores() -> None:
+    if version_key(INSTALLED.version) < version_key(RECORDED):
+        pytest.skip(
+            f"botocore {INSTALLED.version} is older than the release the vendored model and "
+            f"partition table come from ({RECORDED}): it cannot tell whether they are current"
+        )
+    if INSTALLED.version == RECORDED:
+        edited = changed_files(LAYOUT, INSTALLED)
+        assert edited == [], (
+            f"these files are recorded as botocore {RECORDED}'s but differ from it, so they "
+            f"were edited by hand: {', '.join(edited)}. Restore them with "
+            "`python -m pytest_schedemu.api.vendor`."
+        )
+        return
+    changes = differences(LAYOUT, INSTALLED)
+    assert changes == [], (
+        f"AWS moved: botocore {INSTALLED.version}'s scheduler model or partition table differs "
+        f"from the vendored one (botocore {RECORDED}):\n"
+        + "\n".join(f"  {line}" for line in changes)
+        + "\nRun `python -m pytest_schedemu.api.vendor` and model what changed "
+        "(tests/api/test_model_coverage.py then names the members left to model)."
+    )
+
+
+def test_notice_names_the_recorded_release() -> None:
+    notice = " ".join(LAYOUT.notice.read_text().split())
+    assert re.findall(r"botocore (\d+(?:\.\d+)+)", notice) == [RECORDED, RECORDED]
