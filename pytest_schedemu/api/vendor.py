@@ -68,6 +68,10 @@ class Layout:
         return self.package / "model" / "data" / "partitions.json"
 
     @property
+    def sdk_service_names(self) -> Path:
+        return self.package / "targets" / "data" / "sdk-service-names.json"
+
+    @property
     def version_file(self) -> Path:
         return self.scheduler / "botocore-version.txt"
 
@@ -101,6 +105,26 @@ class Botocore:
     def partitions(self) -> bytes:
         return (self.data / "partitions.json").read_bytes()
 
+    def sdk_service_names(self) -> bytes:
+        """The table universal targets name services by (``targets/kinds.py``): the SDKs'
+        service identifier -> botocore's name, where they differ, from every service's
+        newest model. It follows from the models, so it is written when vendoring and
+        not compared: the drift test compares the files it comes with."""
+        names: dict[str, str] = {}
+        for folder in sorted(self.data.iterdir()):
+            models = sorted(folder.glob("*/service-2.json*"))
+            if not folder.is_dir() or not models:
+                continue
+            newest = models[-1]
+            data = newest.read_bytes()
+            if newest.suffix == ".gz":
+                data = gzip.decompress(data)
+            service_id = json.loads(data)["metadata"]["serviceId"]
+            identifier = service_id.replace(" ", "").replace("-", "").lower()
+            if identifier != folder.name:
+                names[identifier] = folder.name
+        return (json.dumps(names, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """A release's number for comparing releases: ``1.44.18`` is ``(1, 44, 18)``."""
@@ -125,6 +149,7 @@ def vendor(layout: Layout, source: Botocore) -> None:
     layout.service.write_bytes(source.service())
     layout.paginators.write_bytes(source.paginators())
     layout.partitions.write_bytes(source.partitions())
+    layout.sdk_service_names.write_bytes(source.sdk_service_names())
     layout.version_file.write_text(source.version + "\n", encoding="utf-8")
     layout.notice.write_text(notice, encoding="utf-8")
 

@@ -279,7 +279,13 @@ def test_a_notice_that_no_longer_names_a_release_is_refused() -> None:
 def copy_of_package(root: Path) -> Layout:
     """A layout under ``root`` holding copies of the package's vendored files and NOTICE."""
     layout = Layout(root / "pytest_schedemu", root / "NOTICE")
-    for path in (layout.service, layout.paginators, layout.partitions, layout.version_file):
+    for path in (
+        layout.service,
+        layout.paginators,
+        layout.partitions,
+        layout.version_file,
+        layout.sdk_service_names,
+    ):
         path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(PACKAGE.service, layout.service)
     shutil.copyfile(PACKAGE.paginators, layout.paginators)
@@ -297,6 +303,12 @@ def fake_botocore(root: Path, model: dict[str, Any], version: str) -> Botocore:
     (folder / "service-2.json.gz").write_bytes(gzip.compress(json.dumps(model).encode()))
     shutil.copyfile(PACKAGE.paginators, folder / "paginators-1.json")
     shutil.copyfile(PACKAGE.partitions, source.data / "partitions.json")
+    # A service botocore names otherwise than the SDKs do, and one it names alike.
+    for name, service_id in (("cognito-idp", "Cognito Identity Provider"), ("sqs", "SQS")):
+        other = source.data / name / "2016-04-18"
+        other.mkdir(parents=True)
+        metadata = {"metadata": {"serviceId": service_id}}
+        (other / "service-2.json.gz").write_bytes(gzip.compress(json.dumps(metadata).encode()))
     return source
 
 
@@ -310,6 +322,9 @@ def test_vendoring_writes_the_model_decompressed_and_records_the_release(tmp_pat
     ]
     vendor(layout, source)
     assert layout.service.read_bytes() == json.dumps(model).encode()
+    assert json.loads(layout.sdk_service_names.read_text()) == {
+        "cognitoidentityprovider": "cognito-idp"
+    }
     assert layout.version_file.read_text() == "9.1.2\n"
     notice = layout.notice.read_text()
     assert "as published in botocore 9.1.2 (" in notice
