@@ -8,6 +8,8 @@
     ├── DispatchLimitExceeded         one clock operation made too many attempts
     ├── HandlerError                  a target handler raised something other than DeliveryError
     ├── StateError                    a state file that cannot be used (foreign, corrupt, newer)
+    ├── StackError (ValueError)       a template, SAM template or CDK assembly that cannot be
+    │                                 read or resolved (names the file, the resource, the fault)
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
@@ -97,6 +99,12 @@ class HandlerError(SchedemuError):
 
 class StateError(SchedemuError):
     """A state file (``state=PATH``) cannot be opened, read or written; nothing was changed."""
+
+
+class StackError(SchedemuError, ValueError):
+    """A CloudFormation template, SAM template or CDK cloud assembly cannot be read or
+    resolved; the message names the file, the resource or parameter where there is one, and
+    what is wrong."""
 
 
 class ApiError(SchedemuError):

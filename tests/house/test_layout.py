@@ -81,6 +81,8 @@ ALLOWED = {
     "delivery": {"formats", "model", "errors"},
     "targets": {"formats", "model", "settings", "expressions", "errors"},
     "state": {"formats", "model", "settings", "errors"},
+    # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
+    "stacks": {"formats", "model", "errors"},
     # Pure, but ARNs are read by model's one parser, as everywhere.
     "timeline": {"formats", "model", "expressions", "_version", "errors"},
     # The read side: what happened, its queries and assertions; it never sees the store.

@@ -34,6 +34,10 @@ def _third_party(names: set[str]) -> set[str]:
     return {name for name in names if name not in sys.stdlib_module_names and name not in own}
 
 
+#: Imports whose distribution is named otherwise.
+_DISTRIBUTIONS = {"yaml": "pyyaml"}
+
+
 def _requirement_names(requirements: list[str]) -> set[str]:
     return {re.split(r"[\s<>=!~\[;]", text, maxsplit=1)[0].lower() for text in requirements}
 
@@ -46,7 +50,8 @@ def test_every_package_the_modules_import_is_a_runtime_dependency() -> None:
         imported |= _third_party(_top_level_imports(path))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "pytest" in imported
-    assert sorted(imported - _requirement_names(project["dependencies"])) == []
+    distributions = {_DISTRIBUTIONS.get(name, name) for name in imported}
+    assert sorted(distributions - _requirement_names(project["dependencies"])) == []
 
 
 def test_tox_skips_the_python_versions_that_are_not_installed() -> None:

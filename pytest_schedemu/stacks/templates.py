@@ -1,0 +1,43 @@
+"""Reading a template file: CloudFormation JSON or YAML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pytest_schedemu.stacks.location import file_error
+from pytest_schedemu.stacks.yaml_tags import load_yaml
+
+
+def load_template(path: Path) -> dict[str, Any]:
+    """The template in ``path``, JSON or YAML, with YAML's short forms in long form."""
+    try:
+        content = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise file_error(str(path), f"cannot be read: {error.strerror or error}") from None
+    try:
+        # JSON first where it looks like JSON: exact, and much faster than YAML's reader.
+        looks_like_json = content.lstrip().startswith("{")
+        template = json.loads(content) if looks_like_json else load_yaml(content)
+    except (ValueError, yaml.YAMLError) as error:
+        raise file_error(str(path), f"not a template: {error}") from None
+    if not isinstance(template, dict):
+        raise file_error(str(path), "not a template: its top level is not a mapping")
+    return template
+
+
+def transforms(template: dict[str, Any]) -> list[str]:
+    """The names of the macros the template's ``Transform`` asks for, in order."""
+    declared = template.get("Transform")
+    if declared is None:
+        return []
+    if isinstance(declared, (str, dict)):
+        declared = [declared]
+    names = []
+    for item in declared:
+        # The long form, {"Name": "AWS::Include", "Parameters": ...}, names a macro too.
+        names.append(str(item.get("Name")) if isinstance(item, dict) else str(item))
+    return names
