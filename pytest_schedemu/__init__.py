@@ -60,6 +60,8 @@ if TYPE_CHECKING:
         MoveAttempts,
     )
     from pytest_schedemu.settings.options import Settings
+    from pytest_schedemu.stacks import StackResource
+    from pytest_schedemu.stacks.loaded import Stack
     from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
     from pytest_schedemu.timekeeping.freeze import TimeFreeze
 
@@ -99,7 +101,9 @@ _LOCATIONS = {
     "ServiceQuotaExceededException": "pytest_schedemu.errors",
     "ServiceUnavailableException": "pytest_schedemu.errors",
     "Settings": "pytest_schedemu.settings.options",
+    "Stack": "pytest_schedemu.stacks.loaded",
     "StackError": "pytest_schedemu.errors",
+    "StackResource": "pytest_schedemu.stacks",
     "StateError": "pytest_schedemu.errors",
     "TargetControl": "pytest_schedemu.delivery.steering",
     "ThrottlingException": "pytest_schedemu.errors",
@@ -147,7 +151,9 @@ __all__ = [
     "ServiceQuotaExceededException",
     "ServiceUnavailableException",
     "Settings",
+    "Stack",
     "StackError",
+    "StackResource",
     "StateError",
     "TargetControl",
     "ThrottlingException",

@@ -58,6 +58,14 @@ def _parser() -> argparse.ArgumentParser:
     for option in EMULATOR_OPTIONS.values():
         _add_setting(serve, option)
     serve.add_argument(
+        "--stack",
+        dest="stacks",
+        action="append",
+        default=argparse.SUPPRESS,
+        metavar="PATH",
+        help="a stack to load, as one entry of --stacks; repeatable",
+    )
+    serve.add_argument(
         "--log-level",
         default="INFO",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -167,6 +175,12 @@ def serve(args: argparse.Namespace) -> int:
     print(f"schedemu: {deliveries(emulator.settings)}", flush=True)
     if emulator.settings.state is not None:
         print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
+    for stack in emulator.stacks:
+        print(
+            f"schedemu: stack {stack.name} from {stack.source}: "
+            f"{len(stack.schedule_groups)} groups, {len(stack.schedules)} schedules",
+            flush=True,
+        )
     try:
         # Waiting in short steps keeps the main thread able to run signal handlers.
         while not stop.wait(0.2):

@@ -15,13 +15,18 @@ Each method below is a doorway into one part; none holds logic of its own.
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from pytest_schedemu.api.app import SchedulerApp, ServerError
+from pytest_schedemu.api.app import SchedulerApp, ServerError, service_validator
 from pytest_schedemu.api.control import ControlApi
+from pytest_schedemu.api.operations import Operations
+from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
+from pytest_schedemu.debug import DebugView
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.realtime import RealTimeService
@@ -31,6 +36,7 @@ from pytest_schedemu.records import Attempt, History, Records
 from pytest_schedemu.records.inspection import Inspection
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.stacks.loaded import Stack
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
 from pytest_schedemu.timekeeping.freeze import TimeFreeze
@@ -39,10 +45,7 @@ from pytest_schedemu.wire.clients import ClientFactory
 from pytest_schedemu.wire.server import ServerThread
 
 if TYPE_CHECKING:
-    from pytest_schedemu.api.operations import Call, Document
-    from pytest_schedemu.model.resources import Schedule
     from pytest_schedemu.persistence import Journal
-    from pytest_schedemu.state.listeners import StoreObserver
 
 logger = logging.getLogger("pytest_schedemu")
 
@@ -51,71 +54,6 @@ logger = logging.getLogger("pytest_schedemu")
 interception.install()
 
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
-
-
-class DebugView:
-    """The insides the emulator's own tests look at or steer, each through one narrow door;
-    not for application tests: nothing here is a promise."""
-
-    def __init__(
-        self,
-        app: SchedulerApp,
-        store: Store,
-        history: History,
-        dispatcher: Dispatcher,
-        real_time: RealTimeService | None,
-    ) -> None:
-        self._app, self._store, self._history = app, store, history
-        self._dispatcher, self._real_time = dispatcher, real_time
-
-    @property
-    def operation_handlers(self) -> dict[str, Callable[[Call, Document], Document]]:
-        """The API's handler of each operation, by name: a test replaces one (with
-        ``monkeypatch.setitem``) to make the server fail as a bug in it would."""
-        return self._app.operations.handlers
-
-    def planned_schedules(self) -> list[Schedule]:
-        """The schedules the dispatcher holds a plan for."""
-        with self._store.lock:
-            return [plan.schedule for plan in self._dispatcher.planner.plans.values()]
-
-    def queued_items(self) -> int:
-        """The dispatcher's queued work items, stale ones not yet swept out included."""
-        with self._store.lock:
-            return len(self._dispatcher.planner.queue)
-
-    def play_in_bulk_from(self, seconds: int | None) -> None:
-        """Play a quiet stretch in bulk once it spans ``seconds`` (None: never)."""
-        with self._store.lock:
-            self._dispatcher.bulk_min_span = seconds
-
-    @property
-    def bulk_runs(self) -> int:
-        """How many quiet stretches were played in bulk."""
-        return self._dispatcher.bulk_runs
-
-    def real_time_backlog(self) -> int:
-        """Deliveries handed to the real-time workers that none has taken yet."""
-        return 0 if self._real_time is None else self._real_time.waiting()
-
-    @property
-    def writes_state(self) -> bool:
-        """Whether a journal of the store's changes or a sink of the history's records is on."""
-        return self._store.journal is not None or self._history.sink is not None
-
-    def state_snapshot(self) -> tuple[Any, ...]:
-        """Everything stored, comparable: equal snapshots mean nothing stored changed."""
-        return self._store.snapshot()
-
-    @property
-    def store_observer(self) -> StoreObserver | None:
-        """Who the store tells of each change (the planner); a test may wrap it to log them."""
-        return self._store.observer
-
-    @store_observer.setter
-    def store_observer(self, observer: StoreObserver | None) -> None:
-        with self._store.lock:
-            self._store.observer = observer
 
 
 class Emulator(Inspection):
@@ -158,6 +96,7 @@ class Emulator(Inspection):
             schedules=self._store,
             plans=self._dispatcher,
             identity=lambda: live.current,
+            origin=lambda arn: self._stacks.origin(arn),
         )
         self._journal: Journal | None = None
         if own.state is not None:
@@ -172,6 +111,11 @@ class Emulator(Inspection):
                 clock=self.clock,
                 settings=live,
             )
+        self._stacks = LoadedStacks(
+            StackLoader(
+                service_validator(), Operations(self._store, live), self._store, self.clock.now
+            )
+        )
         control = ControlApi(
             records=self._records,
             clock=self.clock,
@@ -180,6 +124,7 @@ class Emulator(Inspection):
             reset=lambda start: self.reset(start),
             schema_version=None if self._journal is None else self._journal.schema_version,
             state_failure=lambda: None if self._journal is None else self._journal.failure,
+            stacks=self._stacks,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control
@@ -191,6 +136,12 @@ class Emulator(Inspection):
         self._debug = DebugView(
             self._app, self._store, self._history, self._dispatcher, self._real_time
         )
+        # A state file may hold the stacks already: a restarted service takes them back.
+        try:
+            self._stacks.load_configured(own, adopt=self._journal is not None)
+        except BaseException:
+            self.stop()  # the state file's lock is not kept by an emulator never returned
+            raise
 
     # -- identity --------------------------------------------------------------------------
 
@@ -302,6 +253,8 @@ class Emulator(Inspection):
             self._app.injections.clear()
             if self._journal is not None:
                 self._journal.reset()
+            self._stacks.clear()
+            self._stacks.load_configured(self.settings, adopt=False)
         if self._real_time is not None:
             self._real_time.wait_for_earlier_deliveries()
 
@@ -328,6 +281,34 @@ class Emulator(Inspection):
         """Bugs in target handlers since the last reset that no test could see raised (the
         deliveries of a real-time clock, clock moves over HTTP), oldest first."""
         return self._controls.handler_errors.list()
+
+    # -- stacks ----------------------------------------------------------------------------
+
+    def load_stack(
+        self,
+        source: str | os.PathLike[str],
+        *,
+        parameters: Mapping[str, str] | None = None,
+        stack_name: str | None = None,
+        imports: Mapping[str, str] | None = None,
+    ) -> Stack:
+        """Create the schedule groups and schedules a CloudFormation or SAM template, or a
+        CDK assembly (``cdk.out``), defines: all of them, through CreateSchedule's checks,
+        or none (``StackError`` names the file, the resource and AWS's message)."""
+        self.clock.guard.refuse_inside()
+        with self.clock.operation_lock:
+            return self._stacks.load(
+                source, self.settings, parameters=parameters, stack_name=stack_name, imports=imports
+            )
+
+    def stack(self, name: str) -> Stack:
+        """A stack loaded since the last reset, by name; LookupError lists the loaded ones."""
+        return self._stacks.get(name)
+
+    @property
+    def stacks(self) -> list[Stack]:
+        """The stacks loaded since the last reset, in the order they were loaded."""
+        return self._stacks.all()
 
     # -- time ------------------------------------------------------------------------------
 

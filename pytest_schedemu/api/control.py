@@ -22,9 +22,10 @@ from urllib.parse import parse_qs
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, require_json_body
 from pytest_schedemu.api.control_records import Handler, RecordRoutes, limit_of
-from pytest_schedemu.api.control_schedules import ScheduleRoutes
+from pytest_schedemu.api.control_schedules import ScheduleRoutes, stack_json
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
+from pytest_schedemu.api.stack_loading import LoadedStacks
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
     ClockError,
@@ -76,6 +77,7 @@ class ControlApi:
         reset: Reset,
         schema_version: int | None = None,
         state_failure: Callable[[], str | None] = lambda: None,
+        stacks: LoadedStacks | None = None,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
@@ -97,6 +99,9 @@ class ControlApi:
         }
         self.routes.update(RecordRoutes(records).routes())
         self.routes.update(ScheduleRoutes(records).routes())
+        self.routes[("GET", "stacks")] = lambda body, query: {
+            "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
+        }
         self.routes.update(DashboardRoutes(records, clock, settings).routes())
 
     def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes, str] | None:

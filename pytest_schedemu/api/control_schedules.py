@@ -30,6 +30,7 @@ from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.records import Activity, Records
+from pytest_schedemu.stacks.loaded import Stack
 from pytest_schedemu.targets import target_kind, target_operation
 
 DELETED = "DELETED"
@@ -82,9 +83,13 @@ class Removal:
 
 
 def schedule_json(
-    schedule: Schedule, next_occurrence: datetime | None, removal: Removal | None = None
+    schedule: Schedule,
+    next_occurrence: datetime | None,
+    removal: Removal | None = None,
+    origin: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """A schedule as the list shows it; ``removal`` for one deleted since the last reset."""
+    """A schedule as the list shows it; ``removal`` for one deleted since the last reset,
+    ``origin`` the stack and logical id of the resource that defined it."""
     target = schedule.target
     kind = target_kind(target.arn)
     window = schedule.flexible_time_window
@@ -101,6 +106,8 @@ def schedule_json(
         "timezone": schedule.timezone,
         "description": schedule.description,
         "target_arn": target.arn,
+        "stack": None if origin is None else origin[0],
+        "logical_id": None if origin is None else origin[1],
         # What the target is and calls (a Custom Event Bus's ARN ends in its id, not its
         # name, and its operation depends on the target's parameters).
         "target_kind": kind.name,
@@ -191,10 +198,11 @@ class ScheduleRoutes:
         first, end, following = _page_after(
             keys, 4, query.get("next_token"), fingerprint, limit_of(query)
         )
+        origin = self._records.origin_of
         page = [
-            schedule_json(s, None, removals.get(s.arn, Removal()))
+            schedule_json(s, None, removals.get(s.arn, Removal()), origin(s.arn))
             if s.arn in deleted
-            else schedule_json(s, self._records.next_occurrence_of(s.arn))
+            else schedule_json(s, self._records.next_occurrence_of(s.arn), None, origin(s.arn))
             for s in matching[first:end]
         ]
         return {"schedules": page, "next_token": following, "total": len(matching)}
@@ -238,3 +246,20 @@ class ScheduleRoutes:
         )
         page = [group_json(g, counts[key]) for g, key in zip(groups[first:end], keys[first:end])]
         return {"groups": page, "next_token": following, "total": len(groups)}
+
+
+def stack_json(stack: Stack) -> dict[str, Any]:
+    """A loaded stack as the control API lists it: where it came from and what it made."""
+    origins = stack.origins()
+    return {
+        "name": stack.name,
+        "source": str(stack.source),
+        "account_id": stack.account,
+        "region": stack.region,
+        "stack_id": stack.stack_id,
+        "schedule_groups": [group.arn for group in stack.schedule_groups],
+        "schedules": [
+            {"arn": s.arn, "group_name": s.group_name, "name": s.name, "logical_id": origins[s.arn]}
+            for s in stack.schedules
+        ],
+    }

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from pytest_schedemu.emulator import Emulator
-    from pytest_schedemu.settings.options import PluginOptions
+    from pytest_schedemu.settings.plugin_options import PluginOptions
 
 
 def check_after_test(emulator: Emulator, options: PluginOptions, started: datetime) -> None:

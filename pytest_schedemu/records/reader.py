@@ -90,14 +90,26 @@ class Records:
         schedules: ScheduleSource,
         plans: PlanSource,
         identity: Callable[[], Identity],
+        origin: Callable[[str], tuple[str, str] | None] = lambda arn: None,
     ) -> None:
         self._history = history
+        self._origin = origin
         self._schedules = schedules
         self._plans = plans
         self._identity = identity
         self._asserted_drops = AssertedDrops()
 
     # -- finding schedules ---------------------------------------------------------------
+
+    def origin_of(self, schedule_arn: str) -> tuple[str, str] | None:
+        """(stack name, logical id) of the stack resource that defined the schedule, or
+        None for one the API created."""
+        return self._origin(schedule_arn)
+
+    def origins_of(self, schedule_arns: Iterable[str]) -> dict[str, str]:
+        """``stack · logical id`` of each of these schedules a stack defined."""
+        found = ((arn, self._origin(arn)) for arn in schedule_arns)
+        return {arn: f"{origin[0]} · {origin[1]}" for arn, origin in found if origin is not None}
 
     def schedule_arns(self, schedule: str, group: str | None = None) -> list[str]:
         """The ARNs of the schedule a name (and group) or an ARN names, strictly.

@@ -78,6 +78,7 @@ def timeline_data(
         dead_letters=[d for d in records.dead_letters() if d.schedule_arn in kept],
         now=now,
         upcoming=_Upcoming(records, current, now, end),
+        origins=records.origins_of(arns),
     )
     if target_arn is None and start is None and end is None:
         # The lanes are already those asked for; narrowing again would only cost time.

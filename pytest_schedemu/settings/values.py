@@ -77,6 +77,19 @@ def host_list(text: str) -> tuple[str, ...]:
     return tuple(name.strip() for name in text.split(",") if name.strip())
 
 
+def path_list(text: str) -> tuple[str, ...]:
+    """Comma-separated paths, e.g. ``infra/template.yaml,cdk.out#Billing``."""
+    return tuple(path.strip() for path in text.split(",") if path.strip())
+
+
+def key_values(text: str) -> dict[str, str]:
+    """Comma-separated ``NAME=VALUE`` pairs."""
+    pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
+    if any(len(pair) != 2 or not pair[0].strip() for pair in pairs):
+        raise ValueError(f"expected NAME=VALUE,NAME=VALUE, got {text!r}")
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
 def split_host(text: str) -> tuple[str, int | None] | None:
     """A host's lower-case name and its port (None without one), or None when ``text`` is
     not a host: ``localhost:4566`` is ``("localhost", 4566)``, ``[::1]`` is ``("[::1]", None)``.
@@ -208,8 +221,23 @@ def start(value: Any) -> str | None:
     return None
 
 
-def credential_table(value: Any) -> str | None:
-    ok = isinstance(value, Mapping) and all(
+def stack_sources(value: Any) -> str | None:
+    ok = isinstance(value, (list, tuple)) and all(
+        isinstance(path, (str, os.PathLike)) and str(path) for path in value
+    )
+    return None if ok else "expected a list of template or assembly paths"
+
+
+def _strings_by_string(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
     )
+
+
+def text_table(value: Any) -> str | None:
+    return None if _strings_by_string(value) else "expected a mapping of names to strings"
+
+
+def credential_table(value: Any) -> str | None:
+    ok = _strings_by_string(value)
     return None if ok else "expected a mapping of access key id -> secret key"

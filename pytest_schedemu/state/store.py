@@ -26,30 +26,41 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from pytest_schedemu.errors import (
-    ServiceQuotaExceededException,
+    ApiError,
     default_group_refused,
-    group_being_deleted,
-    group_exists,
     group_not_found,
-    schedule_exists,
     schedule_not_found,
     too_many_tags,
 )
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
+from pytest_schedemu.state.admission import (
+    MAX_TAGS_PER_GROUP,
+    Pending,
+    active_group,
+    admit_group,
+    admit_schedule,
+)
 from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
 from pytest_schedemu.state.listeners import StoreJournal, StoreObserver
 from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
 
-MAX_TAGS_PER_GROUP = 200
-
 RegionKey = tuple[str, str]  # (account, region)
+
+
+class CreationRefused(Exception):
+    """One of the resources ``Store.create_together`` was given may not be created."""
+
+    def __init__(self, position: int, error: ApiError) -> None:
+        super().__init__(position, error)
+        self.position = position
+        self.error = error
 
 
 class Store:
@@ -189,14 +200,6 @@ class Store:
                 raise group_not_found(name)
             return group
 
-    def _active_group(self, state: RegionState, name: str) -> ScheduleGroup:
-        group = state.group(name)
-        if group is None:
-            raise group_not_found(name)
-        if group.state == "DELETING":
-            raise group_being_deleted(name)
-        return group
-
     def create_group(
         self,
         account_id: str,
@@ -206,19 +209,9 @@ class Store:
         now: datetime,
     ) -> ScheduleGroup:
         with self.lock:
-            if name == DEFAULT_GROUP:
-                raise default_group_refused(DEFAULT_GROUP)
             state = self._partition(account_id, region)
-            if state.group(name) is not None:
-                raise group_exists(name)
             quota = self.settings.current.max_schedule_groups
-            if state.group_count >= quota:
-                raise ServiceQuotaExceededException(
-                    f"Maximum number of schedule groups ({quota}) exceeded."
-                )
-            merged = merge_tags((), tags)
-            if len(merged) > MAX_TAGS_PER_GROUP:
-                raise too_many_tags()
+            merged = admit_group(state, name, tags, quota)
             group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
             state.add_group(group)
             self._touched(account_id, region, name)
@@ -288,7 +281,7 @@ class Store:
         if name == DEFAULT_GROUP:
             raise default_group_refused(DEFAULT_GROUP)
         state = self._partition(account_id, region)
-        return state, self._active_group(state, name)
+        return state, active_group(state, name)
 
     # -- schedules -------------------------------------------------------------------------
 
@@ -306,14 +299,7 @@ class Store:
         """Store a new incarnation; ``schedule.incarnation`` is assigned here."""
         with self.lock:
             state = self._partition(schedule.account_id, schedule.region)
-            self._active_group(state, schedule.group_name)
-            if state.schedule(schedule.group_name, schedule.name) is not None:
-                raise schedule_exists(schedule.name)
-            quota = self.settings.current.max_schedules
-            if state.schedule_count >= quota:
-                raise ServiceQuotaExceededException(
-                    f"Maximum number of schedules ({quota}) exceeded."
-                )
+            admit_schedule(state, schedule, self.settings.current.max_schedules)
             self._incarnations += 1
             stored = dataclasses.replace(schedule, incarnation=self._incarnations)
             state.add_schedule(stored)
@@ -321,6 +307,37 @@ class Store:
             if self.observer is not None:
                 self.observer.schedule_saved(stored, None)
             return stored
+
+    def create_together(
+        self, groups: Sequence[ScheduleGroup], schedules: Sequence[Schedule]
+    ) -> list[Schedule]:
+        """Create ``groups``, then ``schedules``, all or none (a stack's resources).
+
+        Every one is checked as its own create checks it, against the state and the ones
+        before it, before any is stored; the first that may not be raises
+        ``CreationRefused`` with its position (groups first, then schedules).
+        """
+        with self.lock:
+            pending: dict[RegionKey, Pending] = {}
+            items: list[ScheduleGroup | Schedule] = [*groups, *schedules]
+            for position, item in enumerate(items):
+                state = self._partition(item.account_id, item.region)
+                batch = pending.setdefault((item.account_id, item.region), Pending())
+                limits = self.settings.current
+                try:
+                    if isinstance(item, ScheduleGroup):
+                        admit_group(state, item.name, item.tags, limits.max_schedule_groups, batch)
+                        batch.groups.add(item.name)
+                    else:
+                        admit_schedule(state, item, limits.max_schedules, batch)
+                        batch.schedules.add((item.group_name, item.name))
+                except ApiError as refused:
+                    raise CreationRefused(position, refused) from None
+            for group in groups:
+                self.create_group(
+                    group.account_id, group.region, group.name, group.tags, group.creation_date
+                )
+            return [self.create_schedule(schedule) for schedule in schedules]
 
     def update_schedule(self, schedule: Schedule) -> Schedule:
         """Replace a schedule; the incarnation and the creation date carry over."""
@@ -331,7 +348,7 @@ class Store:
             previous = state.schedule(schedule.group_name, schedule.name)
             if previous is None:
                 raise schedule_not_found(schedule.name)
-            self._active_group(state, schedule.group_name)
+            active_group(state, schedule.group_name)
             stored = dataclasses.replace(
                 schedule, incarnation=previous.incarnation, creation_date=previous.creation_date
             )

@@ -108,6 +108,8 @@ class Lane:
         self.arn = arn
         self.group = group
         self.name = name
+        #: The stack and resource that defined the schedule, when a stack did.
+        self.origin: str | None = None
         self.schedule: ScheduleRecord | None = None
         self.changes: list[Change] = []
         # Marks, index by index.
@@ -206,6 +208,7 @@ def build_lanes(data: TimelineData) -> list[Lane]:
             if isinstance(parts, ScheduleArn):
                 group, name = parts.group, parts.name
             lane = lanes[arn] = Lane(arn, group, name or arn)
+            lane.origin = data.origins.get(arn)
         return lane
 
     for schedule in data.schedules:

@@ -156,6 +156,8 @@ class TimelineData:
     since: datetime | None = None
     until: datetime | None = None
     upcoming: Mapping[str, Sequence[datetime]] = field(default_factory=dict)
+    #: Schedule ARN -> the stack and resource that defined it, e.g. ``Billing · Nightly``.
+    origins: Mapping[str, str] = field(default_factory=dict)
 
     def filtered(
         self,

@@ -225,6 +225,8 @@ def _lane_label(lane: Lane, top: float) -> str:
         detail = f"{lane.group} · {schedule.schedule_expression}"
         window = schedule.flexible_time_window.maximum_window_in_minutes
         zone = schedule.timezone + (f" · flexible {window} min" if window else "")
+        if lane.origin is not None:
+            zone += f" · {lane.origin}"
     else:
         detail = f"{lane.group} · expression unknown"
         zone = "zone unknown"

@@ -177,6 +177,8 @@ def lane_title(lane: Lane) -> str:
     window = schedule.flexible_time_window.maximum_window_in_minutes
     lines.append(f"flexible window: {window} minutes" if window else "flexible window: off")
     lines.append(f"target: {schedule.target.arn}")
+    if lane.origin is not None:
+        lines.append(f"defined by stack {lane.origin}")
     if lane.deleted_at is not None:
         lines.append(f"deleted at {Clock(None, '').at(lane.deleted_at)}")
     return "\n".join(lines)

@@ -24,6 +24,8 @@ EXPECTED = {
     "RecordingDelivery",
     "ServerError",
     "Settings",
+    "Stack",
+    "StackResource",
     "TargetControl",
     "TimeFreeze",
     "VirtualClock",

@@ -124,7 +124,14 @@ function scheduleRow(schedule) {
       "td",
       {},
       el("span", { className: "schedule-name" }, schedule.name),
-      schedule.description ? el("span", { className: "local" }, schedule.description) : null
+      schedule.description ? el("span", { className: "local" }, schedule.description) : null,
+      schedule.stack
+        ? el(
+            "span",
+            { className: "local", title: "defined by this stack's resource" },
+            `${schedule.stack} · ${schedule.logical_id}`
+          )
+        : null
     ),
     el("td", {}, schedule.group_name),
     el("td", { className: "mono" }, schedule.schedule_expression),

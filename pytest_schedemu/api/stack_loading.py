@@ -1,0 +1,251 @@
+"""Loading a stack: its schedule groups and schedules created through exactly the checks
+CreateScheduleGroup and CreateSchedule apply, all or nothing.
+
+A resource's properties are its API request: CloudFormation's ``AWS::Scheduler::*``
+properties carry the API's member names. They are shape-validated by the service model
+(after the type conversions CloudFormation makes: a template's ``"3"`` is an integer where
+the model says so), checked by the operation's semantic checks, and then checked against
+the state together (``Store.create_together``) before any is stored. The first that fails
+fails the load with the file, the logical id and AWS's message.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from botocore.model import Shape
+
+from pytest_schedemu.api.operations import Call, Operations
+from pytest_schedemu.api.validation import ServiceValidator
+from pytest_schedemu.errors import ApiError, StackError
+from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
+from pytest_schedemu.stacks.loaded import SCHEDULE, SCHEDULE_GROUP, Stack
+from pytest_schedemu.state.store import CreationRefused, Store
+
+# An ISO 8601 time that names no offset: CloudFormation reads a schedule's dates as UTC.
+_OFFSET_SUFFIXES = ("Z", "z")
+
+
+class StackLoader:
+    """Creates a resolved stack's groups and schedules in the store."""
+
+    def __init__(
+        self,
+        validator: ServiceValidator,
+        operations: Operations,
+        store: Store,
+        now: Callable[[], datetime],
+    ) -> None:
+        self._validator = validator
+        self._operations = operations
+        self._store = store
+        self._now = now
+
+    def load(self, resolved: ResolvedStack) -> Stack:
+        call = Call(resolved.account, resolved.region, self._now())
+        group_resources = resolved.of_type(SCHEDULE_GROUP)
+        schedule_resources = resolved.of_type(SCHEDULE)
+        groups = [self._group(call, resolved, r) for r in group_resources]
+        schedules = [self._schedule(call, resolved, r) for r in schedule_resources]
+        try:
+            created = self._store.create_together(groups, schedules)
+        except CreationRefused as refused:
+            resource = (*group_resources, *schedule_resources)[refused.position]
+            raise _failure(resolved, resource, refused.error) from None
+        self._store.commit()
+        return Stack(resolved, tuple(groups), tuple(created))
+
+    def adopt(self, resolved: ResolvedStack) -> Stack | None:
+        """The stack as stored, when every group and schedule of it is; None when none is.
+        Some but not all is a state this stack did not make: StackError."""
+        account, region = resolved.account, resolved.region
+        groups = [
+            self._store.find_group(account, region, self._name(resolved, r))
+            for r in resolved.of_type(SCHEDULE_GROUP)
+        ]
+        schedules = [
+            self._store.find_schedule(
+                account,
+                region,
+                str(r.properties.get("GroupName", DEFAULT_GROUP)),
+                self._name(resolved, r),
+            )
+            for r in resolved.of_type(SCHEDULE)
+        ]
+        found = [item for item in (*groups, *schedules) if item is not None]
+        if not found:
+            return None
+        if len(found) < len(groups) + len(schedules):
+            raise StackError(
+                f"{resolved.source.name}: the state holds some of stack {resolved.name}'s "
+                "schedules and groups but not all: it was not made by this template"
+            )
+        return Stack(
+            resolved,
+            tuple(g for g in groups if g is not None),
+            tuple(s for s in schedules if s is not None),
+        )
+
+    @staticmethod
+    def _name(stack: ResolvedStack, resource: StackResource) -> str:
+        name = resource.physical_name or resource.properties.get("Name")
+        if not isinstance(name, str):
+            raise StackError(f"{stack.source.name}: resource {resource.logical_id} has no name")
+        return name
+
+    def _group(self, call: Call, stack: ResolvedStack, resource: StackResource) -> ScheduleGroup:
+        params = self._request("CreateScheduleGroup", stack, resource)
+        try:
+            cleaned = self._validator["CreateScheduleGroup"].validate(params)
+        except ApiError as error:
+            raise _failure(stack, resource, error) from None
+        tags = tuple((tag["Key"], tag["Value"]) for tag in cleaned.get("Tags", ()))
+        return ScheduleGroup(
+            call.account_id, call.region, cleaned["Name"], call.now, call.now, tags=tags
+        )
+
+    def _schedule(self, call: Call, stack: ResolvedStack, resource: StackResource) -> Schedule:
+        params = self._request("CreateSchedule", stack, resource)
+        try:
+            cleaned = self._validator["CreateSchedule"].validate(params)
+            return self._operations.build_schedule(call, cleaned)
+        except ApiError as error:
+            raise _failure(stack, resource, error) from None
+
+    def _request(
+        self, operation: str, stack: ResolvedStack, resource: StackResource
+    ) -> dict[str, Any]:
+        """The resource's properties as the operation's request, typed as the model says."""
+        shape = self._validator.model.operation_model(operation).input_shape
+        members = {name for name in shape.members if name != "ClientToken"}
+        unknown = sorted(set(resource.properties) - members)
+        if unknown:
+            raise StackError(
+                f"{stack.source.name}: resource {resource.logical_id} ({resource.type}): "
+                f"unsupported properties {unknown}; {resource.type} takes {sorted(members)}"
+            )
+        request = dict(resource.properties)
+        if resource.physical_name is not None:
+            request["Name"] = resource.physical_name
+        typed: dict[str, Any] = _typed(request, shape)
+        return typed
+
+
+def _typed(value: Any, shape: Shape) -> Any:
+    """``value`` with the conversions CloudFormation makes for the model's types: numbers
+    and booleans written as strings become numbers and booleans; a time without an offset
+    is UTC."""
+    kind = shape.type_name
+    if kind == "structure" and isinstance(value, Mapping):
+        members = shape.members
+        return {k: _typed(v, members[k]) if k in members else v for k, v in value.items()}
+    if kind == "list" and isinstance(value, list):
+        return [_typed(item, shape.member) for item in value]
+    if kind == "map" and isinstance(value, Mapping):
+        return {k: _typed(v, shape.value) for k, v in value.items()}
+    if isinstance(value, str):
+        if kind in ("integer", "long") and value.strip().lstrip("-").isdigit():
+            return int(value)
+        if kind == "boolean" and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if kind == "timestamp" and not _names_an_offset(value):
+            return value + "Z"
+    return value
+
+
+def _names_an_offset(text: str) -> bool:
+    time = text.partition("T")[2] or text.partition("t")[2]
+    return text.endswith(_OFFSET_SUFFIXES) or "+" in time or "-" in time
+
+
+def _failure(stack: ResolvedStack, resource: StackResource, error: ApiError) -> StackError:
+    return StackError(
+        f"{stack.source.name}: resource {resource.logical_id} ({resource.type}): "
+        f"{error.code}: {error.message}"
+    )
+
+
+class LoadedStacks:
+    """The stacks an emulator has loaded since its last reset, by name, and which stack
+    and resource each of their schedules came from."""
+
+    def __init__(self, loader: StackLoader) -> None:
+        self._loader = loader
+        self._lock = threading.Lock()
+        self._stacks: dict[str, Stack] = {}
+        self._origins: dict[str, tuple[str, str]] = {}
+
+    def load(
+        self,
+        source: str | os.PathLike[str],
+        settings: Settings,
+        *,
+        parameters: Mapping[str, str] | None = None,
+        stack_name: str | None = None,
+        imports: Mapping[str, str] | None = None,
+        adopt: bool = False,
+    ) -> Stack:
+        """Read ``source`` for the settings' account, region and seed, and load it; with
+        ``adopt``, a stack whose groups and schedules are all stored already is taken back
+        as it is (a restarted service's state file holds it)."""
+        resolved = read_stack(
+            source,
+            account=settings.account_id,
+            region=settings.region,
+            seed=settings.seed,
+            parameters=parameters,
+            stack_name=stack_name,
+            imports=imports,
+        )
+        if self.loaded(resolved.name):
+            raise StackError(
+                f"A stack named {resolved.name} is already loaded: give another stack_name="
+            )
+        stack = self._loader.adopt(resolved) if adopt else None
+        if stack is None:
+            stack = self._loader.load(resolved)
+        with self._lock:
+            self._stacks[stack.name] = stack
+            for arn, logical_id in stack.origins().items():
+                self._origins[arn] = (stack.name, logical_id)
+        return stack
+
+    def load_configured(self, settings: Settings, adopt: bool) -> None:
+        """Load the stacks ``settings`` name: ``path``, or ``path#StackName`` for one stack
+        of a CDK assembly."""
+        parameters = dict(settings.stack_parameters) or None
+        for entry in settings.stacks:
+            path, _, name = entry.partition("#")
+            self.load(path, settings, parameters=parameters, stack_name=name or None, adopt=adopt)
+
+    def loaded(self, name: str) -> bool:
+        with self._lock:
+            return name in self._stacks
+
+    def get(self, name: str) -> Stack:
+        with self._lock:
+            stack = self._stacks.get(name)
+            known = sorted(self._stacks)
+        if stack is None:
+            raise LookupError(f"No stack {name!r} is loaded; loaded: {known or 'none'}")
+        return stack
+
+    def all(self) -> list[Stack]:
+        with self._lock:
+            return list(self._stacks.values())
+
+    def origin(self, schedule_arn: str) -> tuple[str, str] | None:
+        """(stack name, logical id) of the resource that made the schedule, or None."""
+        with self._lock:
+            return self._origins.get(schedule_arn)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._stacks.clear()
+            self._origins.clear()
