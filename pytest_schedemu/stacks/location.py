@@ -6,24 +6,46 @@ Every StackError is made here, so that each names its place the same way:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pytest_schedemu.errors import StackError
 
 
-@dataclass(frozen=True)
 class Location:
-    file: str
-    #: "resource", "condition", "output", ...
-    section: str
-    name: str
-    path: tuple[str, ...] = ()
+    """A place in a template. A step further in is made for every value resolved, so it
+    is a link to the place it extends, and the path is only spelled out for an error."""
+
+    __slots__ = ("file", "name", "parent", "section", "step")
+
+    def __init__(
+        self,
+        file: str,
+        section: str,
+        name: str,
+        *,
+        parent: Location | None = None,
+        step: str = "",
+    ) -> None:
+        self.file = file
+        #: "resource", "condition", ...
+        self.section = section
+        self.name = name
+        self.parent = parent
+        self.step = step
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        steps = []
+        place: Location | None = self
+        while place is not None and place.step:
+            steps.append(place.step)
+            place = place.parent
+        return tuple(reversed(steps))
 
     def at(self, step: str | int) -> Location:
-        return Location(self.file, self.section, self.name, (*self.path, str(step)))
+        return Location(self.file, self.section, self.name, parent=self, step=str(step))
 
     def error(self, what: str) -> StackError:
-        where = f" (at {'.'.join(self.path)})" if self.path else ""
+        path = self.path
+        where = f" (at {'.'.join(path)})" if path else ""
         return StackError(f"{self.file}: {self.section} {self.name}: {what}{where}")
 
 

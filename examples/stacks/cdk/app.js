@@ -19,7 +19,7 @@ class BillingStack extends cdk.Stack {
     });
 
     const chargeFn = new lambda.Function(this, "ChargeFn", {
-      runtime: lambda.Runtime.NODEJS_20_X,
+      runtime: lambda.Runtime.NODEJS_22_X,
       handler: "index.handler",
       code: lambda.Code.fromInline(
         "exports.handler = async (event) => ({ charged: event.customer ?? null });",
