@@ -12,6 +12,7 @@ and ``marker``) is a marker keyword, and all but the marker-only ones an ini opt
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
@@ -181,11 +182,21 @@ def _options(item: pytest.Item, emulator: Emulator) -> Chosen:
     except ValueError as error:
         problem = str(error)
     else:
+        chosen = _stacks_from_rootdir(chosen, item.config.rootpath)
         if marker is None:
             item.config.stash[_UNMARKED_KEY] = (own, chosen)
         return chosen
     # Outside the handler, so that the failure is not shown as raised while handling it.
     pytest.fail(f"schedemu: {problem}", pytrace=False)
+
+
+def _stacks_from_rootdir(chosen: Chosen, rootdir: Path) -> Chosen:
+    """The test's stacks with relative paths read from the rootdir, wherever pytest runs."""
+    stacks = chosen.settings.get("stacks")
+    if not stacks:
+        return chosen
+    found = tuple(str(rootdir / entry) for entry in stacks)  # an absolute path stays whole
+    return dataclasses.replace(chosen, settings={**chosen.settings, "stacks": found})
 
 
 @pytest.fixture(scope="session")
