@@ -176,11 +176,9 @@ def serve(args: argparse.Namespace) -> int:
     if emulator.settings.state is not None:
         print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
     for stack in emulator.stacks:
-        print(
-            f"schedemu: stack {stack.name} from {stack.source}: "
-            f"{len(stack.schedule_groups)} groups, {len(stack.schedules)} schedules",
-            flush=True,
-        )
+        made = {"group": len(stack.schedule_groups), "schedule": len(stack.schedules)}
+        counted = ", ".join(f"{n} {what}{'' if n == 1 else 's'}" for what, n in made.items())
+        print(f"schedemu: stack {stack.name} from {stack.source}: {counted}", flush=True)
     try:
         # Waiting in short steps keeps the main thread able to run signal handlers.
         while not stop.wait(0.2):
