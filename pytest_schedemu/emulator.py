@@ -291,14 +291,23 @@ class Emulator(Inspection):
         parameters: Mapping[str, str] | None = None,
         stack_name: str | None = None,
         imports: Mapping[str, str] | None = None,
+        placeholders: bool = False,
     ) -> Stack:
         """Create the schedule groups and schedules a CloudFormation or SAM template, or a
         CDK assembly (``cdk.out``), defines: all of them, through CreateSchedule's checks,
-        or none (``StackError`` names the file, the resource and AWS's message)."""
+        or none (``StackError`` names the file, the resource and AWS's message).
+
+        A reference to a resource of a type the emulator does not know is an error, unless
+        ``placeholders`` answers a placeholder ARN for it."""
         self.clock.guard.refuse_inside()
         with self.clock.operation_lock:
             return self._stacks.load(
-                source, self.settings, parameters=parameters, stack_name=stack_name, imports=imports
+                source,
+                self.settings,
+                parameters=parameters,
+                stack_name=stack_name,
+                imports=imports,
+                placeholders=placeholders,
             )
 
     def stack(self, name: str) -> Stack:

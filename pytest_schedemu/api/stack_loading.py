@@ -189,6 +189,7 @@ class LoadedStacks:
         parameters: Mapping[str, str] | None = None,
         stack_name: str | None = None,
         imports: Mapping[str, str] | None = None,
+        placeholders: bool = False,
         adopt: bool = False,
     ) -> Stack:
         """Read ``source`` for the settings' account, region and seed, and load it; with
@@ -202,6 +203,7 @@ class LoadedStacks:
             parameters=parameters,
             stack_name=stack_name,
             imports=imports,
+            placeholders=placeholders,
         )
         if self.loaded(resolved.name):
             raise StackError(

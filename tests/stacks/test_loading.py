@@ -188,3 +188,26 @@ def test_a_restarted_service_takes_its_stacks_back_from_the_state(
     with Emulator(start=START, state=state, stacks=[str(template)]) as second:
         assert second.stack("template").schedule("Nightly").name == name
         assert len(second.client().list_schedules(GroupName="reports")["Schedules"]) == 1
+
+
+UNKNOWN_TARGET = """\
+Resources:
+  Widget:
+    Type: AWS::Widgets::Widget
+  Poke:
+    Type: AWS::Scheduler::Schedule
+    Properties:
+      ScheduleExpression: rate(1 day)
+      FlexibleTimeWindow: {Mode: "OFF"}
+      Target:
+        Arn: !GetAtt Widget.Arn
+        RoleArn: arn:aws:iam::123456789012:role/r
+"""
+
+
+def test_a_target_of_an_unknown_type_needs_placeholders(emu: Emulator, tmp_path: Path) -> None:
+    path = write(tmp_path, UNKNOWN_TARGET)
+    with pytest.raises(StackError, match="AWS::Widgets::Widget"):
+        emu.load_stack(path)
+    stack = emu.load_stack(path, placeholders=True)
+    assert stack.schedule("Poke").target.arn == stack.resource("Widget").arn
