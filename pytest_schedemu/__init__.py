@@ -33,7 +33,9 @@ if TYPE_CHECKING:
         HandlerError,
         IncompleteSignatureException,
         InternalServerException,
+        InvalidScheduleExpression,
         InvalidSignatureException,
+        InvalidTimezone,
         MissingAuthenticationTokenException,
         RequestEntityTooLargeException,
         RequestTimeoutException,
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
         UnsupportedMediaTypeException,
         ValidationException,
     )
+    from pytest_schedemu.expressions.tool import occurrences, validate_expression
     from pytest_schedemu.records import (
         Activity,
         Attempt,
@@ -86,7 +89,9 @@ _LOCATIONS = {
     "HandlerError": "pytest_schedemu.errors",
     "IncompleteSignatureException": "pytest_schedemu.errors",
     "InternalServerException": "pytest_schedemu.errors",
+    "InvalidScheduleExpression": "pytest_schedemu.errors",
     "InvalidSignatureException": "pytest_schedemu.errors",
+    "InvalidTimezone": "pytest_schedemu.errors",
     "MissingAuthenticationTokenException": "pytest_schedemu.errors",
     "Outcome": "pytest_schedemu.delivery.backends",
     "RealClock": "pytest_schedemu.timekeeping.clock",
@@ -113,6 +118,8 @@ _LOCATIONS = {
     "UnsupportedMediaTypeException": "pytest_schedemu.errors",
     "ValidationException": "pytest_schedemu.errors",
     "VirtualClock": "pytest_schedemu.timekeeping.clock",
+    "occurrences": "pytest_schedemu.expressions.tool",
+    "validate_expression": "pytest_schedemu.expressions.tool",
 }
 
 __all__ = [
@@ -135,7 +142,9 @@ __all__ = [
     "HandlerError",
     "IncompleteSignatureException",
     "InternalServerException",
+    "InvalidScheduleExpression",
     "InvalidSignatureException",
+    "InvalidTimezone",
     "MissingAuthenticationTokenException",
     "MoveAttempts",
     "Outcome",
@@ -164,6 +173,8 @@ __all__ = [
     "ValidationException",
     "VirtualClock",
     "__version__",
+    "occurrences",
+    "validate_expression",
 ]
 
 

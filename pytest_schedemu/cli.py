@@ -2,7 +2,9 @@
 
 It serves the Scheduler API and the control API (``/_schedemu/``) on one port, logs one
 line per delivery attempt, and stops cleanly on SIGINT or SIGTERM. ``schedemu state
-export|import`` dump a state file (``--state``) as JSON and load one.
+export|import`` dump a state file (``--state``) as JSON and load one. ``schedemu next``
+prints an expression's next instants and ``schedemu check`` validates one, as
+EventBridge Scheduler would (the expressions engine's tool, ``expressions/tool.py``).
 """
 
 from __future__ import annotations
@@ -84,7 +86,44 @@ def _parser() -> argparse.ArgumentParser:
             default=None,
             help="the state file (default: the environment's SCHEDEMU_STATE)",
         )
+    _add_expression_commands(commands)
     return parser
+
+
+def _add_expression_commands(commands: Any) -> None:
+    upcoming = commands.add_parser(
+        "next",
+        help="print the next instants of an at/rate/cron expression",
+        description=(
+            "Print the next N instants at which EventBridge Scheduler fires EXPRESSION, one "
+            "a line: in UTC, two spaces, then on the zone's wall clock with its offset and "
+            "abbreviation. Exit 0; exit 2 with AWS's validation message on stderr for an "
+            "invalid expression or zone."
+        ),
+    )
+    checked = commands.add_parser(
+        "check",
+        help="validate an at/rate/cron expression",
+        description=("Print 'valid' and exit 0, or AWS's validation message on stderr and exit 2."),
+    )
+    for command in (upcoming, checked):
+        command.add_argument("expression", metavar="EXPRESSION", help="e.g. 'cron(0 9 ? * MON *)'")
+        command.add_argument(
+            "--tz", default="UTC", metavar="ZONE", help="the IANA time zone (default: UTC)"
+        )
+    upcoming.add_argument(
+        "-n", type=int, default=10, metavar="N", help="how many instants (default: 10)"
+    )
+    upcoming.add_argument(
+        "--from",
+        dest="start",
+        default=None,
+        metavar="INSTANT",
+        help=(
+            "ISO 8601 with an offset, e.g. 2026-03-01T08:00:00Z: the first instant may be "
+            "this one (default: now)"
+        ),
+    )
 
 
 _STATE_HELP = (
@@ -238,10 +277,35 @@ def state(args: argparse.Namespace) -> int:
 _COUNTED = ("groups", "schedules", "occurrences", "attempts", "dead_letters", "activity")
 
 
+def expression_command(args: argparse.Namespace) -> int:
+    """``schedemu next`` and ``schedemu check``: 0, or 2 with the refusal on stderr."""
+    from pytest_schedemu.expressions.tool import (
+        occurrence_line,
+        occurrences,
+        validate_expression,
+    )
+
+    try:
+        if args.command == "check":
+            validate_expression(args.expression, args.tz)
+            lines = ["valid"]
+        else:
+            instants = occurrences(args.expression, args.tz, start=args.start, n=args.n)
+            lines = [occurrence_line(instant, args.tz) for instant in instants]
+    except ValueError as error:
+        print(f"schedemu: {error}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
     if args.command == "state":
         return state(args)
+    if args.command in ("next", "check"):
+        return expression_command(args)
     return 2  # pragma: no cover - argparse rejects other commands

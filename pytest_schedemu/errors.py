@@ -10,6 +10,8 @@
     ├── StateError                    a state file that cannot be used (foreign, corrupt, newer)
     ├── StackError (ValueError)       a template, SAM template or CDK assembly that cannot be
     │                                 read or resolved (names the file, the resource, the fault)
+    ├── InvalidScheduleExpression (ValueError)  an at(), rate() or cron() AWS refuses
+    ├── InvalidTimezone (ValueError)  a time zone that is not an IANA name AWS accepts
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
@@ -105,6 +107,35 @@ class StackError(SchedemuError, ValueError):
     """A CloudFormation template, SAM template or CDK cloud assembly cannot be read or
     resolved; the message names the file, the resource or parameter where there is one, and
     what is wrong."""
+
+
+class InvalidScheduleExpression(SchedemuError, ValueError):
+    """A malformed ``at()``, ``rate()`` or ``cron()`` expression; ``str()`` is AWS's message,
+    the one CreateSchedule answers.
+
+    It keeps the offending text in ``args`` (not the formatted message), so it pickles and
+    compares by what was received.
+    """
+
+    def __init__(self, expression: str) -> None:
+        super().__init__(expression)
+        self.expression = expression
+
+    def __str__(self) -> str:
+        # AWS echoes the received string byte for byte, surrounding spaces included.
+        return f"Invalid Schedule Expression {self.expression}."
+
+
+class InvalidTimezone(SchedemuError, ValueError):
+    """A ``ScheduleExpressionTimezone`` that is not an IANA zone name; ``str()`` is AWS's
+    message, the one CreateSchedule answers."""
+
+    def __init__(self, timezone: str) -> None:
+        super().__init__(timezone)
+        self.timezone = timezone
+
+    def __str__(self) -> str:
+        return f"Invalid Schedule Expression Timezone {self.timezone}."
 
 
 class ApiError(SchedemuError):

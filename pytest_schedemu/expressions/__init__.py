@@ -9,9 +9,9 @@ computing their nominal times in a time zone, DST rules included (§4.6-§4.8).
     line.next_after_epoch(1772352000)   # the same on integer epoch seconds
 """
 
+from pytest_schedemu.errors import InvalidScheduleExpression, InvalidTimezone
 from pytest_schedemu.expressions.at import AtExpression
 from pytest_schedemu.expressions.cron import CronExpression
-from pytest_schedemu.expressions.errors import InvalidScheduleExpression, InvalidTimezone
 from pytest_schedemu.expressions.expression import Expression, parse_expression
 from pytest_schedemu.expressions.rate import RateExpression
 from pytest_schedemu.expressions.timeline import Timeline, timeline

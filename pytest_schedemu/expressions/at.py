@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar, Literal
 
-from pytest_schedemu.expressions.errors import InvalidScheduleExpression
+from pytest_schedemu.errors import InvalidScheduleExpression
 
 # [0-9] rather than \d: \d would also take other scripts' digits.
 _AT = re.compile(

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from pytest_schedemu.errors import InvalidScheduleExpression
 from pytest_schedemu.expressions.civil import FIRST_YEAR, LAST_YEAR
 from pytest_schedemu.expressions.days import (
     DayRule,
@@ -21,7 +22,6 @@ from pytest_schedemu.expressions.days import (
     NthWeekday,
     WeekDays,
 )
-from pytest_schedemu.expressions.errors import InvalidScheduleExpression
 
 _MONTH_NAMES = {
     name: number

@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Union
 
+from pytest_schedemu.errors import InvalidScheduleExpression
 from pytest_schedemu.expressions.at import AtExpression, parse_at
 from pytest_schedemu.expressions.cron import CronExpression, parse_cron
-from pytest_schedemu.expressions.errors import InvalidScheduleExpression
 from pytest_schedemu.expressions.rate import RateExpression, parse_rate
 
 Expression = Union[AtExpression, RateExpression, CronExpression]

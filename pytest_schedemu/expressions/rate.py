@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from pytest_schedemu.expressions.errors import InvalidScheduleExpression
+from pytest_schedemu.errors import InvalidScheduleExpression
 
 # Scheduler, unlike EventBridge rules, does not check singular against plural.
 _RATE = re.compile(r"rate\(([0-9]+) +(minutes?|hours?|days?)\)", re.IGNORECASE | re.ASCII)

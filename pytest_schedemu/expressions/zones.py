@@ -23,12 +23,12 @@ from datetime import timedelta
 from functools import cache, lru_cache
 from typing import NamedTuple, Union
 
+from pytest_schedemu.errors import InvalidTimezone
 from pytest_schedemu.expressions.civil import (
     EPOCH,
     SECONDS_PER_DAY,
     naive_wall,
 )
-from pytest_schedemu.expressions.errors import InvalidTimezone
 
 # Zones that are UTC all year round: cron in them needs no conversion at all.
 UTC_NAMES = frozenset(

@@ -30,6 +30,8 @@ Moment = Union[datetime, int]
 
 def to_utc(value: Instant, *, what: str = "time") -> datetime:
     """An aware UTC datetime from an aware datetime or an ISO-8601 string with an offset."""
+    # A refusal shows what the caller wrote, not the datetime it was parsed into.
+    given = value
     if isinstance(value, str):
         text = value.strip()
         if text.endswith(("Z", "z")):
@@ -47,7 +49,7 @@ def to_utc(value: Instant, *, what: str = "time") -> datetime:
         )
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError(
-            f"Unsupported {what} {value!r}: it has no time zone; add one, e.g. 'Z' or +00:00"
+            f"Unsupported {what} {given!r}: it has no time zone; add one, e.g. 'Z' or +00:00"
         )
     try:
         return value.astimezone(UTC)

@@ -7,7 +7,8 @@ import inspect
 import pytest_schedemu
 from pytest_schedemu import errors
 
-# The records, controls and delivery types a user meets, besides every exception.
+# The records, controls, delivery types and expression tools a user meets, besides every
+# exception.
 EXPECTED = {
     "Activity",
     "Attempt",
@@ -30,6 +31,8 @@ EXPECTED = {
     "TimeFreeze",
     "VirtualClock",
     "__version__",
+    "occurrences",
+    "validate_expression",
 }
 
 
