@@ -39,7 +39,14 @@ class HandlerLoop:
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Await ``coroutine`` in the loop and return its result, or raise its exception."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self._running_loop()).result()
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._running_loop())
+        try:
+            return future.result()
+        except BaseException:
+            # The caller was interrupted (KeyboardInterrupt): the attempt is made again
+            # later, so this call of the handler must not carry on meanwhile.
+            future.cancel()
+            raise
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:

@@ -322,7 +322,8 @@ class Dispatcher:
         return not self.controls.idle or self.delivery.needs_request
 
     def deliver(self, job: Job) -> Outcome:
-        """The outcome of one attempt: what a test imposes, or what the backend answers."""
+        """The outcome of one attempt: what a test imposes, or what the backend answers; a
+        coroutine handler is awaited in the emulator's own event loop."""
         with self.guard.delivering():
             outcome = self._deliver(job)
             if isinstance(outcome, CoroutineCall):
