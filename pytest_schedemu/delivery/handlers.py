@@ -1,7 +1,8 @@
 """A test's target handlers: what their attempts come to, and the bugs they raise.
 
 A handler that returns delivers its attempt; one that raises ``DeliveryError`` fails it
-with the outcome the error names. Anything else it raises is a bug in the test, never a
+with the outcome the error names. A coroutine handler (``async def``) comes to the same once
+awaited (``CoroutineCall``). Anything else it raises is a bug in the test, never a
 delivery failure, so it is never retried in silence: the attempt is recorded as failed for
 good (``HANDLER_ERROR``), and the bug comes back to the test as ``HandlerError``. The clock
 move that made the attempt raises it; where no test waits on the move (the delivery
@@ -11,9 +12,11 @@ the pytest plugin to fail the test at teardown, and logs it for a service.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import traceback
+from collections.abc import Awaitable
 from typing import Any, Callable
 
 from pytest_schedemu.delivery.backends import OK, Outcome
@@ -28,23 +31,50 @@ Handler = Callable[[Any], Any]
 HANDLER_ERROR = "HandlerError"
 
 
-def run_handler(handler: Handler, attempt: Any) -> Outcome:
+def run_handler(handler: Handler, attempt: Any) -> Outcome | CoroutineCall:
     """The outcome of ``handler(attempt)``; a bug in the handler raises ``HandlerError``.
 
-    ``attempt`` is the record the handler receives; KeyboardInterrupt, SystemExit and
-    pytest's own outcomes (``pytest.fail``…) pass through untouched.
+    A coroutine handler (one whose call returns an awaitable) has no outcome yet: its call
+    is returned, for the dispatcher to await (``CoroutineCall``). ``attempt`` is the record
+    the handler receives; KeyboardInterrupt, SystemExit and pytest's own outcomes
+    (``pytest.fail``…) pass through untouched.
     """
     try:
-        handler(attempt)
+        result = handler(attempt)
     except DeliveryError as error:
-        return Outcome.failure(error.code, error.message, error.retryable)
+        return _failure(error)
     except Exception as error:
         raise _bug(attempt, error) from error
+    if inspect.isawaitable(result):
+        return CoroutineCall(result, attempt)
     return OK
 
 
+class CoroutineCall:
+    """A coroutine handler's call, to be awaited: in the running event loop of an async
+    clock move, else in the emulator's own (``handler_loop.HandlerLoop``)."""
+
+    def __init__(self, awaitable: Awaitable[Any], attempt: Any) -> None:
+        self._awaitable = awaitable
+        self._attempt = attempt
+
+    async def outcome(self) -> Outcome:
+        """What a sync handler's return or raise would come to, awaited."""
+        try:
+            await self._awaitable
+        except DeliveryError as error:
+            return _failure(error)
+        except Exception as error:
+            raise _bug(self._attempt, error) from error
+        return OK
+
+
+def _failure(error: DeliveryError) -> Outcome:
+    return Outcome.failure(error.code, error.message, error.retryable)
+
+
 def _bug(attempt: Any, error: Exception) -> HandlerError:
-    # The traceback starts in the handler: the frame of run_handler says nothing.
+    # The traceback starts in the handler: the frame that caught the error says nothing.
     frames = error.__traceback__.tb_next if error.__traceback__ is not None else None
     raised = _raised(error).splitlines()[0]
     return HandlerError(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pytest_schedemu.delivery.backends import Outcome
-from pytest_schedemu.delivery.handlers import Handler, HandlerErrors, run_handler
+from pytest_schedemu.delivery.handlers import CoroutineCall, Handler, HandlerErrors, run_handler
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,12 @@ class TargetControls:
 
     def steer(
         self, keys: Sequence[str], missing_error: Outcome | None, attempt: Callable[[], Any]
-    ) -> Outcome | None:
+    ) -> Outcome | CoroutineCall | None:
         """The outcome a test imposes on an attempt at one of ``keys``, or None.
 
         ``attempt`` builds the record a handler receives; it is only called for handlers.
-        A bug in a handler raises ``HandlerError`` (``handlers.run_handler``).
+        A bug in a handler raises ``HandlerError`` (``handlers.run_handler``); a coroutine
+        handler's call is returned to be awaited.
         """
         with self._lock:
             matched = [k for k in keys if k in self._rules]
@@ -165,7 +166,11 @@ class TargetControl:
 
     def handle(self, handler: Handler) -> TargetControl:
         """Run ``handler(attempt)`` as the target: raising ``DeliveryError`` fails the attempt
-        with that outcome; any other exception is a bug that fails the test (``HandlerError``)."""
+        with that outcome; any other exception is a bug that fails the test (``HandlerError``).
+
+        A coroutine function (``async def``) is awaited: in the running event loop when an
+        async move (``clock.advance_async``...) makes the attempt, else in the emulator's own.
+        """
         if not callable(handler):
             raise TypeError(f"Unsupported handler {handler!r}: expected a callable")
         self._controls.change(self.key, handler=handler)

@@ -28,7 +28,8 @@ from pytest_schedemu.delivery.backends import (
     Outcome,
     RecordingDelivery,
 )
-from pytest_schedemu.delivery.handlers import failed_attempt
+from pytest_schedemu.delivery.handler_loop import HandlerLoop
+from pytest_schedemu.delivery.handlers import CoroutineCall, failed_attempt
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.kept import KeptAttempts
@@ -79,6 +80,8 @@ class Dispatcher:
         self.controls = controls
         self._delivery_choice = self._chosen_delivery()
         self.delivery = delivery_backend(*self._delivery_choice)
+        #: Where coroutine handlers are awaited when no async move awaits them itself.
+        self.handler_loop = HandlerLoop()
         self._set_clock = set_clock
         #: The clock's reading, for the loops that run the dispatcher.
         self.now = now
@@ -124,6 +127,7 @@ class Dispatcher:
 
     def close(self) -> None:
         self.delivery.close()
+        self.handler_loop.close(self.settings.current.shutdown_timeout)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -318,9 +322,18 @@ class Dispatcher:
         return not self.controls.idle or self.delivery.needs_request
 
     def deliver(self, job: Job) -> Outcome:
-        """The outcome of one attempt: what a test imposes, or what the backend answers."""
+        """The outcome of one attempt: what a test imposes, or what the backend answers; a
+        coroutine handler is awaited in the emulator's own event loop."""
         with self.guard.delivering():
-            return self._deliver(job)
+            outcome = self._deliver(job)
+            if isinstance(outcome, CoroutineCall):
+                return self.handler_loop.run(self._guarded(outcome))
+            return outcome
+
+    async def _guarded(self, call: CoroutineCall) -> Outcome:
+        # The coroutine runs in the loop's thread: that is inside the delivery too.
+        with self.guard.delivering():
+            return await call.outcome()
 
     def interrupted(self, job: Job, delay: int = 0) -> None:
         """An attempt that never ended (its delivery raised KeyboardInterrupt, say) is
@@ -340,7 +353,7 @@ class Dispatcher:
             )
             self.planner.push_attempt(job.attempted_at + delay, occurrence, job.number)
 
-    def _deliver(self, job: Job) -> Outcome:
+    def _deliver(self, job: Job) -> Outcome | CoroutineCall:
         occurrence = job.occurrence
         controls = self.controls
         if not controls.idle:

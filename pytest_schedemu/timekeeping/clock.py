@@ -7,8 +7,9 @@ the emulator reads the wall clock except ``RealClock``.
 
 from __future__ import annotations
 
+import contextvars
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Union
@@ -19,12 +20,48 @@ from pytest_schedemu.formats.times import UTC, Instant, to_utc
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
 # and return the attempts made.
 Driver = Callable[[datetime], list[Any]]
+# The same, one work item at a time, letting the running event loop's other tasks run
+# between items.
+AsyncDriver = Callable[[datetime], Awaitable[list[Any]]]
 
 INSIDE_A_DELIVERY = (
     "Cannot move the clock from inside a delivery: a target handler (or anything it calls) "
     "runs while the clock stands at its attempt's instant, and moving the clock then would "
     "move it backwards when the delivery returns. Move it from the test instead."
 )
+
+DURING_AN_ASYNC_MOVE = (
+    "Cannot move the clock (or reset or configure the emulator) while an async move "
+    "(advance_async, move_to_async, tick_async) is under way in this thread: the event "
+    "loop's other tasks run between its work items, and a move of theirs would interleave "
+    "with it. Await the async move first."
+)
+
+
+def _amount(
+    delta: timedelta | None,
+    seconds: float,
+    minutes: float,
+    hours: float,
+    days: float,
+    weeks: float,
+) -> timedelta:
+    """What ``advance(delta, seconds=..., ...)`` moves by, checked."""
+    if delta is None:
+        delta = timedelta()
+    elif not isinstance(delta, timedelta):
+        raise TypeError(f"Unsupported delta {delta!r}: expected a datetime.timedelta")
+    try:
+        delta += timedelta(seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks)
+    except (OverflowError, ValueError):
+        raise ValueError(
+            f"Unsupported amount to advance by (seconds={seconds!r}, minutes={minutes!r}, "
+            f"hours={hours!r}, days={days!r}, weeks={weeks!r}): expected finite amounts "
+            "within a datetime.timedelta's range"
+        ) from None
+    if delta < timedelta():
+        raise ValueError(f"Cannot advance by a negative amount ({delta}); time only moves on")
+    return delta
 
 
 class DeliveryGuard:
@@ -37,27 +74,31 @@ class DeliveryGuard:
     """
 
     def __init__(self) -> None:
-        self._local = threading.local()
+        # A context variable rather than a thread-local: a thread starts with a context of
+        # its own, and so does each asyncio task, so a coroutine handler is inside its
+        # delivery while the other tasks of its event loop are not.
+        self._depth: contextvars.ContextVar[int] = contextvars.ContextVar(
+            "schedemu_delivery_depth", default=0
+        )
         self._lock = threading.Lock()
         self._active = 0
 
     @contextmanager
     def delivering(self) -> Iterator[None]:
-        depth = getattr(self._local, "depth", 0)
-        self._local.depth = depth + 1
+        token = self._depth.set(self._depth.get() + 1)
         with self._lock:
             self._active += 1
         try:
             yield
         finally:
-            self._local.depth = depth
+            self._depth.reset(token)
             with self._lock:
                 self._active -= 1
 
     @property
     def inside(self) -> bool:
-        """Whether this thread is inside a delivery."""
-        return getattr(self._local, "depth", 0) > 0
+        """Whether this thread (or asyncio task) is inside a delivery."""
+        return self._depth.get() > 0
 
     @property
     def busy(self) -> bool:
@@ -67,6 +108,23 @@ class DeliveryGuard:
     def refuse_inside(self) -> None:
         if self.inside:
             raise ClockError(INSIDE_A_DELIVERY)
+        if self._async_mover == threading.get_ident():
+            raise ClockError(DURING_AN_ASYNC_MOVE)
+
+    # -- async moves ------------------------------------------------------------------------
+
+    # The thread whose event loop runs an async move (``VirtualClock.advance_async``...):
+    # its other tasks run between the move's work items, and may not move the clock then.
+    _async_mover: int | None = None
+
+    @contextmanager
+    def moving_async(self) -> Iterator[None]:
+        """Marks this thread as running an async move until the block ends."""
+        self._async_mover = threading.get_ident()
+        try:
+            yield
+        finally:
+            self._async_mover = None
 
 
 class VirtualClock:
@@ -105,47 +163,38 @@ class VirtualClock:
         weeks: float = 0,
     ) -> list[Any]:
         """Move forward by ``delta`` (or the keyword amounts) and deliver what falls due."""
-        if delta is None:
-            delta = timedelta()
-        elif not isinstance(delta, timedelta):
-            raise TypeError(f"Unsupported delta {delta!r}: expected a datetime.timedelta")
-        try:
-            delta += timedelta(
-                seconds=seconds, minutes=minutes, hours=hours, days=days, weeks=weeks
-            )
-        except (OverflowError, ValueError):
-            raise ValueError(
-                f"Unsupported amount to advance by (seconds={seconds!r}, minutes={minutes!r}, "
-                f"hours={hours!r}, days={days!r}, weeks={weeks!r}): expected finite amounts "
-                "within a datetime.timedelta's range"
-            ) from None
-        if delta < timedelta():
-            raise ValueError(f"Cannot advance by a negative amount ({delta}); time only moves on")
+        delta = _amount(delta, seconds, minutes, hours, days, weeks)
         self.guard.refuse_inside()
         with self._moving:
-            if delta > datetime.max.replace(tzinfo=UTC) - self._now:
-                raise ValueError(
-                    f"Cannot advance {self._now.isoformat()} by {delta}: that is past the year 9999"
-                )
-            return self._run_until(self._now + delta)
+            return self._run_until(self._advanced_by(delta))
 
     def move_to(self, when: Instant) -> list[Any]:
         """Move forward to ``when`` and deliver what falls due; moving backwards is an error."""
         target = to_utc(when, what="destination")
         self.guard.refuse_inside()
         with self._moving:
-            if target < self._now:
-                raise ValueError(
-                    f"Cannot move the clock back from {self._now.isoformat()} to "
-                    f"{target.isoformat()}; only reset(start=...) may do that"
-                )
-            return self._run_until(target)
+            return self._run_until(self._forward_to(target))
 
     def tick(self) -> list[Any]:
         """Deliver what is due at the current instant without moving time."""
         self.guard.refuse_inside()
         with self._moving:
             return self._run_until(self._now)
+
+    def _advanced_by(self, delta: timedelta) -> datetime:
+        if delta > datetime.max.replace(tzinfo=UTC) - self._now:
+            raise ValueError(
+                f"Cannot advance {self._now.isoformat()} by {delta}: that is past the year 9999"
+            )
+        return self._now + delta
+
+    def _forward_to(self, target: datetime) -> datetime:
+        if target < self._now:
+            raise ValueError(
+                f"Cannot move the clock back from {self._now.isoformat()} to "
+                f"{target.isoformat()}; only reset(start=...) may do that"
+            )
+        return target
 
     def _run_until(self, target: datetime) -> list[Any]:
         try:
@@ -183,6 +232,52 @@ class VirtualClock:
 
     def __repr__(self) -> str:
         return f"VirtualClock({self._now.isoformat()!r})"
+
+    # -- async moves: the running event loop's tasks run between work items ----------------
+
+    _async_driver: AsyncDriver | None = None
+
+    def attach_async(self, driver: AsyncDriver | None) -> None:
+        self._async_driver = driver
+
+    async def advance_async(
+        self,
+        delta: timedelta | None = None,
+        *,
+        seconds: float = 0,
+        minutes: float = 0,
+        hours: float = 0,
+        days: float = 0,
+        weeks: float = 0,
+    ) -> list[Any]:
+        """``advance``, from async code: the running event loop's other tasks run after each
+        work item, and coroutine handlers are awaited in that loop."""
+        delta = _amount(delta, seconds, minutes, hours, days, weeks)
+        return await self._run_until_async(lambda: self._advanced_by(delta))
+
+    async def move_to_async(self, when: Instant) -> list[Any]:
+        """``move_to``, from async code (see ``advance_async``)."""
+        target = to_utc(when, what="destination")
+        return await self._run_until_async(lambda: self._forward_to(target))
+
+    async def tick_async(self) -> list[Any]:
+        """``tick``, from async code (see ``advance_async``)."""
+        return await self._run_until_async(lambda: self._now)
+
+    async def _run_until_async(self, destination: Callable[[], datetime]) -> list[Any]:
+        self.guard.refuse_inside()
+        # Held across the move's awaits, by the loop's thread: another thread's move waits
+        # for this one, as it waits for a sync move; this thread's other tasks are refused
+        # by the guard, since the lock would let them in.
+        with self._moving, self.guard.moving_async():
+            target = destination()
+            try:
+                driver = self._async_driver
+                attempts = await driver(target) if driver is not None else []
+            except HandlerError as error:
+                raise error.with_traceback(None) from error.__cause__
+            self.set(target)
+            return attempts
 
 
 class RealClock:
@@ -237,6 +332,18 @@ class RealClock:
 
     def __repr__(self) -> str:
         return "RealClock()"
+
+    # -- async moves -----------------------------------------------------------------------
+
+    async def advance_async(self, delta: timedelta | None = None, **amounts: float) -> list[Any]:
+        return self._refuse()
+
+    async def move_to_async(self, when: Instant) -> list[Any]:
+        return self._refuse()
+
+    async def tick_async(self) -> list[Any]:
+        """Wake the dispatcher thread, as ``tick`` does."""
+        return self.tick()
 
 
 # What the API and the emulator need of either clock.

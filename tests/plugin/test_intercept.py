@@ -276,6 +276,7 @@ def test_install_is_idempotent() -> None:
 
 
 def test_answer_serves_aiobotocore_too_and_readdresses_the_request() -> None:
+    # The answer's shape only; real aiobotocore clients are served in tests/async_clients.
     from botocore.awsrequest import AWSRequest
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
