@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         AccessDeniedException,
         ApiError,
         ClockError,
+        ClockTimeout,
         ConflictException,
         DeliveryAssertionError,
         DeliveryError,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
         DroppedRecords,
         Execution,
         MoveAttempts,
+        PendingWork,
     )
     from pytest_schedemu.settings.options import Settings
     from pytest_schedemu.stacks import StackResource
@@ -71,6 +73,7 @@ _LOCATIONS = {
     "ApiError": "pytest_schedemu.errors",
     "Attempt": "pytest_schedemu.records",
     "ClockError": "pytest_schedemu.errors",
+    "ClockTimeout": "pytest_schedemu.errors",
     "ConflictException": "pytest_schedemu.errors",
     "DeadLetter": "pytest_schedemu.records",
     "DeadLetterRequest": "pytest_schedemu.delivery.backends",
@@ -89,6 +92,7 @@ _LOCATIONS = {
     "InvalidSignatureException": "pytest_schedemu.errors",
     "MissingAuthenticationTokenException": "pytest_schedemu.errors",
     "Outcome": "pytest_schedemu.delivery.backends",
+    "PendingWork": "pytest_schedemu.records",
     "RealClock": "pytest_schedemu.timekeeping.clock",
     "RecordingDelivery": "pytest_schedemu.delivery.backends",
     "RequestEntityTooLargeException": "pytest_schedemu.errors",
@@ -121,6 +125,7 @@ __all__ = [
     "ApiError",
     "Attempt",
     "ClockError",
+    "ClockTimeout",
     "ConflictException",
     "DeadLetter",
     "DeadLetterRequest",
@@ -139,6 +144,7 @@ __all__ = [
     "MissingAuthenticationTokenException",
     "MoveAttempts",
     "Outcome",
+    "PendingWork",
     "RealClock",
     "RecordingDelivery",
     "RequestEntityTooLargeException",

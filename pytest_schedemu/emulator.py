@@ -29,10 +29,11 @@ from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
 from pytest_schedemu.debug import DebugView
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
+from pytest_schedemu.dispatch.firing import Firing
 from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import HandlerError, SchedemuError
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
-from pytest_schedemu.records import Attempt, History, Records
+from pytest_schedemu.records import Attempt, History, PendingWork, Records
 from pytest_schedemu.records.inspection import Inspection
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
@@ -98,6 +99,7 @@ class Emulator(Inspection):
             identity=lambda: live.current,
             origin=lambda arn: self._stacks.origin(arn),
         )
+        self._firing = Firing(dispatcher=self._dispatcher, records=self._records, clock=self.clock)
         self._journal: Journal | None = None
         if own.state is not None:
             from pytest_schedemu.dispatch.state import DispatchState
@@ -125,6 +127,8 @@ class Emulator(Inspection):
             schema_version=None if self._journal is None else self._journal.schema_version,
             state_failure=lambda: None if self._journal is None else self._journal.failure,
             stacks=self._stacks,
+            pending=self.pending,
+            fire=self.fire,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control
@@ -315,6 +319,19 @@ class Emulator(Inspection):
     def tick(self) -> list[Attempt]:
         """Deliver everything due at the current instant without moving time."""
         return self.clock.tick()
+
+    def pending(self, limit: int = 100) -> list[PendingWork]:
+        """The first ``limit`` pieces of work queued ahead of the clock, in the order they
+        will be done; a recurring schedule shows its next occurrence only."""
+        return self._dispatcher.agenda.pending(limit)
+
+    def fire(self, schedule: str, group: str | None = None) -> Attempt:
+        """Make one occurrence of a stored schedule (a name, or an ARN) now, out of its
+        schedule, and return its first attempt: its Input names this instant, and its
+        retries, dead letter and records follow as any occurrence's do. The clock and the
+        schedule's own occurrences stay as they are; a disabled schedule fires too. Names
+        are found as ``executions`` finds them (LookupError, ValueError)."""
+        return self._firing.fire(schedule, group)
 
     def freeze_time(self, engine: str = "freezegun") -> TimeFreeze:
         """Freeze process time at the emulator's clock and keep it there as the clock moves.

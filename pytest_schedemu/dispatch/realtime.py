@@ -72,7 +72,7 @@ class RealTimeService:
         """Attach ``clock`` to ``dispatcher``: a virtual clock runs it when it moves; a real
         one gets a service (returned) that runs it as time passes."""
         if isinstance(clock, VirtualClock):
-            clock.attach(dispatcher.run_until)
+            clock.attach(dispatcher.run_until, dispatcher.agenda)
             return None
         clock.attach(None, wake=dispatcher.wake)
         return cls(dispatcher, settings)

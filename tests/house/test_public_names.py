@@ -20,6 +20,7 @@ EXPECTED = {
     "Execution",
     "MoveAttempts",
     "Outcome",
+    "PendingWork",
     "RealClock",
     "RecordingDelivery",
     "ServerError",
