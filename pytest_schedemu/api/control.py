@@ -38,12 +38,14 @@ from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.stack_loading import LoadedStacks
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
+    ApiError,
     ClockError,
     ConflictException,
     DispatchLimitExceeded,
     HandlerError,
     InternalServerException,
     ResourceNotFoundException,
+    SchedemuError,
     SerializationException,
     ServiceQuotaExceededException,
     UnknownOperationException,
@@ -313,6 +315,11 @@ class ControlApi:
             raise InternalServerException(
                 str(error), details={"now": ztime(self._clock.now())}
             ) from None
+        except SchedemuError as error:
+            if isinstance(error, ApiError):
+                raise
+            # What this emulator cannot do (a real-time clock, a state file), not a bug.
+            raise ConflictException(str(error)) from None
         return {"now": self._clock.now(), "attempt": attempt}
 
     # -- steering and reset ----------------------------------------------------------------

@@ -5,8 +5,10 @@ The queue already holds everything that will happen, in order: each recurring sc
 next occurrence, an at() schedule's one, first attempts waiting out a flexible window,
 retries, deletions after completion, group removals. So stepping "to the next event" is
 moving to the queue's earliest live item, and "idle" is a queue whose live items are all
-recurring schedules' next occurrences. A dead letter is sent by the attempt that exhausts
-its occurrence, so it is pending as that attempt (a retry, or the occurrence itself).
+next occurrences of recurring schedules that will not delete themselves (the others lead
+up to a deletion after completion, which is one-time work). A dead letter is sent by the
+attempt that exhausts its occurrence, so it is pending as that attempt (a retry, or the
+occurrence itself).
 """
 
 from __future__ import annotations
@@ -104,10 +106,13 @@ class Agenda:
         )
 
     def _one_time(self) -> Iterator[tuple[int, WorkItem]]:
+        # A recurring schedule that deletes itself after its EndDate has a deletion pending,
+        # which its occurrences lead up to: they count; other recurring ones never end.
+        deletes = self._planner.deletes_when_done
         return (
             (due, item)
             for due, item in self._live()
-            if item.kind != GENERATE or not item.subject.timeline.recurring
+            if item.kind != GENERATE or not item.subject.timeline.recurring or deletes(item.subject)
         )
 
     def _listed(self, items: Iterator[tuple[int, WorkItem]], limit: int) -> list[PendingWork]:
