@@ -40,6 +40,7 @@ from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
     ApiError,
     ClockError,
+    ClockTimeout,
     ConflictException,
     DispatchLimitExceeded,
     HandlerError,
@@ -225,6 +226,10 @@ class ControlApi:
         self._refuse_while_delivering("move it")
         try:
             attempts = move()
+        except ClockTimeout as error:
+            # The clock went as far as it was allowed: it stands there, and the caller learns
+            # what is still pending.
+            raise ConflictException(str(error), details={"now": ztime(self._clock.now())}) from None
         except DispatchLimitExceeded as error:
             raise ServiceQuotaExceededException(
                 str(error), details={"now": ztime(self._clock.now())}
