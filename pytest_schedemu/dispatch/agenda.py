@@ -90,6 +90,8 @@ class Agenda:
     def join(self, moves: Sequence[list[Any]]) -> MoveAttempts:
         """What a series of moves made, as one move's answer: the newest ``max_records``
         attempts, and how many were made in all."""
+        if len(moves) == 1 and isinstance(moves[0], MoveAttempts):
+            return moves[0]  # one step's answer is already one move's: no copy
         keep = self._settings.current.max_records
         made = sum(getattr(move, "attempts_made", len(move)) for move in moves)
         kept = [attempt for move in moves for attempt in move]
