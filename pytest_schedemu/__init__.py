@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         AccessDeniedException,
         ApiError,
         ClockError,
+        ClockTimeout,
         ConflictException,
         DeliveryAssertionError,
         DeliveryError,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         DroppedRecords,
         Execution,
         MoveAttempts,
+        PendingWork,
     )
     from pytest_schedemu.settings.options import Settings
     from pytest_schedemu.stacks import StackResource
@@ -74,6 +76,7 @@ _LOCATIONS = {
     "ApiError": "pytest_schedemu.errors",
     "Attempt": "pytest_schedemu.records",
     "ClockError": "pytest_schedemu.errors",
+    "ClockTimeout": "pytest_schedemu.errors",
     "ConflictException": "pytest_schedemu.errors",
     "DeadLetter": "pytest_schedemu.records",
     "DeadLetterRequest": "pytest_schedemu.delivery.backends",
@@ -94,6 +97,7 @@ _LOCATIONS = {
     "InvalidTimezone": "pytest_schedemu.errors",
     "MissingAuthenticationTokenException": "pytest_schedemu.errors",
     "Outcome": "pytest_schedemu.delivery.backends",
+    "PendingWork": "pytest_schedemu.records",
     "RealClock": "pytest_schedemu.timekeeping.clock",
     "RecordingDelivery": "pytest_schedemu.delivery.backends",
     "RequestEntityTooLargeException": "pytest_schedemu.errors",
@@ -128,6 +132,7 @@ __all__ = [
     "ApiError",
     "Attempt",
     "ClockError",
+    "ClockTimeout",
     "ConflictException",
     "DeadLetter",
     "DeadLetterRequest",
@@ -148,6 +153,7 @@ __all__ = [
     "MissingAuthenticationTokenException",
     "MoveAttempts",
     "Outcome",
+    "PendingWork",
     "RealClock",
     "RecordingDelivery",
     "RequestEntityTooLargeException",

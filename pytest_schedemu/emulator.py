@@ -29,10 +29,11 @@ from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
 from pytest_schedemu.debug import DebugView
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
+from pytest_schedemu.dispatch.firing import Firing
 from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import HandlerError, SchedemuError
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
-from pytest_schedemu.records import Attempt, History, Records
+from pytest_schedemu.records import Attempt, History, PendingWork, Records
 from pytest_schedemu.records.inspection import Inspection
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
@@ -98,6 +99,7 @@ class Emulator(Inspection):
             identity=lambda: live.current,
             origin=lambda arn: self._stacks.origin(arn),
         )
+        self._firing = Firing(dispatcher=self._dispatcher, records=self._records, clock=self.clock)
         self._journal: Journal | None = None
         if own.state is not None:
             from pytest_schedemu.dispatch.state import DispatchState
@@ -125,6 +127,8 @@ class Emulator(Inspection):
             schema_version=None if self._journal is None else self._journal.schema_version,
             state_failure=lambda: None if self._journal is None else self._journal.failure,
             stacks=self._stacks,
+            pending=self.pending,
+            fire=self.fire,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control
@@ -294,20 +298,13 @@ class Emulator(Inspection):
         placeholders: bool = False,
     ) -> Stack:
         """Create the schedule groups and schedules a CloudFormation or SAM template, or a
-        CDK assembly (``cdk.out``), defines: all of them, through CreateSchedule's checks,
-        or none (``StackError`` names the file, the resource and AWS's message).
-
-        A reference to a resource of a type the emulator does not know is an error, unless
-        ``placeholders`` answers a placeholder ARN for it."""
+        CDK assembly (``cdk.out``), defines, through CreateSchedule's checks, all or none
+        (``StackError`` names the file, the resource and AWS's message). ``placeholders``
+        answers a placeholder ARN for resource types the emulator does not know."""
         self.clock.guard.refuse_inside()
         with self.clock.operation_lock:
             return self._stacks.load(
-                source,
-                self.settings,
-                parameters=parameters,
-                stack_name=stack_name,
-                imports=imports,
-                placeholders=placeholders,
+                source, self.settings, parameters, stack_name, imports, placeholders
             )
 
     def stack(self, name: str) -> Stack:
@@ -324,6 +321,17 @@ class Emulator(Inspection):
     def tick(self) -> list[Attempt]:
         """Deliver everything due at the current instant without moving time."""
         return self.clock.tick()
+
+    def pending(self, limit: int = 100) -> list[PendingWork]:
+        """The first ``limit`` pieces of work queued ahead of the clock, in the order they
+        will be done; a recurring schedule shows its next occurrence only."""
+        return self._dispatcher.agenda.pending(limit)
+
+    def fire(self, schedule: str, group: str | None = None) -> Attempt:
+        """Make one occurrence of a schedule (name or ARN) now and return its first attempt;
+        retries and dead letters follow as usual, the clock and the schedule's own
+        occurrences stay as they are. Names are found as ``executions`` finds them."""
+        return self._firing.fire(schedule, group)
 
     def freeze_time(self, engine: str = "freezegun") -> TimeFreeze:
         """Freeze process time at the emulator's clock and keep it there as the clock moves.

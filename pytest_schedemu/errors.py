@@ -32,7 +32,8 @@
         └── ServiceUnavailableException   503  the state file refused a write (undone)
 
     AssertionError
-    └── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
+    ├── DeliveryAssertionError        an ``assert_*`` helper of the emulator failed
+    └── ClockTimeout (SchedemuError)  ``run_until``/``run_until_idle`` ran out of ``within``
 
 ``DeliveryError`` is not an emulator failure: a target handler raises it to choose the
 outcome of one delivery attempt. Any other exception from a handler is a bug in the test,
@@ -61,6 +62,12 @@ class ClockError(SchedemuError, ValueError):
 
 class DeliveryAssertionError(AssertionError):
     """An ``assert_*`` helper of the emulator failed; the message says what happened."""
+
+
+class ClockTimeout(SchedemuError, AssertionError):
+    """``run_until`` or ``run_until_idle`` moved the clock as far as ``within`` allowed and
+    what it waited for did not happen: a failed expectation of the test, so an
+    ``AssertionError``; the message names the condition, ``within`` and the clock."""
 
 
 def raised_for_the_caller(excinfo: Any) -> bool:

@@ -9,31 +9,44 @@ answers is bounded whatever the state holds: lists come in pages (``limit``,
 ``next_token``), and a clock move answers how many attempts it made (``attempts_made``),
 how many of them it kept (the newest ``max_records``: ``attempt_count``), and at most
 ``limit`` of those (``attempts``).
+
+Besides the exact paths of ``routes``, a route may name parts of its path
+(``schedules/{group}/{name}/fire``): ``path_routes`` match a path part by part, and the
+handler is given the parts it named.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import fields, is_dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, require_json_body
-from pytest_schedemu.api.control_records import Handler, RecordRoutes, limit_of
+from pytest_schedemu.api.control_records import (
+    MAX_LIMIT,
+    Handler,
+    RecordRoutes,
+    limit_of,
+    whole_number,
+)
 from pytest_schedemu.api.control_schedules import ScheduleRoutes, stack_json
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.stack_loading import LoadedStacks
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
+    ApiError,
     ClockError,
+    ClockTimeout,
     ConflictException,
     DispatchLimitExceeded,
     HandlerError,
     InternalServerException,
     ResourceNotFoundException,
+    SchedemuError,
     SerializationException,
     ServiceQuotaExceededException,
     UnknownOperationException,
@@ -41,7 +54,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.records import MoveAttempts, Records
+from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -51,6 +64,27 @@ _READS = ("GET", "HEAD", "OPTIONS")
 
 #: Empties the emulator's state, placing the clock at the given start if any.
 Reset = Callable[[Any], None]
+#: A handler of a route with named path parts: the body, the query, and the parts.
+PathHandler = Callable[[dict[str, Any], dict[str, str], dict[str, str]], Any]
+#: How many pieces of pending work ``GET pending`` lists unless ``limit`` says.
+PENDING_LIMIT = 100
+
+
+def match_path(template: str, route: str) -> dict[str, str] | None:
+    """The parts ``route`` gives the ``{names}`` of ``template``, or None if it does not
+    match: every other part equal, each named one a single non-empty part."""
+    wanted, given = template.split("/"), route.split("/")
+    if len(wanted) != len(given):
+        return None
+    parts: dict[str, str] = {}
+    for want, part in zip(wanted, given):
+        if want.startswith("{") and want.endswith("}"):
+            if not part:
+                return None
+            parts[want[1:-1]] = part
+        elif want != part:
+            return None
+    return parts
 
 
 def to_json(value: Any) -> Any:
@@ -78,6 +112,8 @@ class ControlApi:
         schema_version: int | None = None,
         state_failure: Callable[[], str | None] = lambda: None,
         stacks: LoadedStacks | None = None,
+        pending: Callable[[int], list[PendingWork]] | None = None,
+        fire: Callable[[str, str], Attempt] | None = None,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
@@ -86,11 +122,16 @@ class ControlApi:
         self._controls = controls
         self._settings = settings
         self._reset = reset
+        self._pending = pending
+        self._fire = fire
         self.routes: dict[tuple[str, str], Handler] = {
             ("GET", "health"): self.health,
             ("GET", "clock"): self.clock,
             ("POST", "clock/advance"): self.advance,
             ("POST", "clock/move-to"): self.move_to,
+            ("POST", "clock/next"): self.advance_to_next,
+            ("POST", "clock/until-idle"): self.run_until_idle,
+            ("GET", "pending"): self.pending,
             ("POST", "tick"): self.tick,
             ("POST", "targets/fail"): self.fail_target,
             ("POST", "targets/missing"): self.missing_target,
@@ -103,6 +144,9 @@ class ControlApi:
             "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
         }
         self.routes.update(DashboardRoutes(records, clock, settings).routes())
+        self.path_routes: dict[tuple[str, str], PathHandler] = {
+            ("POST", "schedules/{group}/{name}/fire"): self.fire,
+        }
 
     def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes, str] | None:
         path = environ.get("PATH_INFO", "")
@@ -116,7 +160,7 @@ class ControlApi:
             if method == "GET" and is_page(route):
                 return disabled_page()
             verify_signature(environ, raw, settings.credentials, self._clock.now())
-        handler = self.routes.get((method, route))
+        handler = self.routes.get((method, route)) or self._path_route(method, route)
         if handler is None:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         if method not in _READS:
@@ -133,6 +177,13 @@ class ControlApi:
         if isinstance(result, Document):
             return 200, result.body, result.content_type
         return 200, json.dumps(to_json(result), sort_keys=True).encode(), "application/json"
+
+    def _path_route(self, method: str, route: str) -> Handler | None:
+        for (wanted, template), handler in self.path_routes.items():
+            parts = match_path(template, route) if wanted == method else None
+            if parts is not None:
+                return _with_parts(handler, parts)
+        return None
 
     @staticmethod
     def _body(raw: bytes) -> dict[str, Any]:
@@ -175,6 +226,10 @@ class ControlApi:
         self._refuse_while_delivering("move it")
         try:
             attempts = move()
+        except ClockTimeout as error:
+            # The clock went as far as it was allowed: it stands there, and the caller learns
+            # what is still pending.
+            raise ConflictException(str(error), details={"now": ztime(self._clock.now())}) from None
         except DispatchLimitExceeded as error:
             raise ServiceQuotaExceededException(
                 str(error), details={"now": ztime(self._clock.now())}
@@ -224,6 +279,54 @@ class ControlApi:
     def tick(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         return self._travel(self._clock.tick, query)
 
+    def advance_to_next(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        steps = body.get("n", 1)
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+            raise ValidationException(f"n must be a whole number of steps >= 1, not {steps!r}")
+        return self._travel(lambda: self._clock.advance_to_next(steps), query)
+
+    def run_until_idle(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        within = body.get("within")
+        if isinstance(within, dict):
+            units = ("seconds", "minutes", "hours", "days", "weeks")
+            unknown = sorted(set(within) - set(units))
+            if unknown or not within:
+                raise ValidationException(
+                    f"within takes seconds, minutes, hours, days or weeks, not {unknown!r}"
+                )
+            span = timedelta(**{unit: _number(within, unit) for unit in within})
+        elif isinstance(within, (int, float)) and not isinstance(within, bool):
+            span = timedelta(seconds=_number(body, "within"))
+        else:
+            raise ValidationException(
+                'Give how long the clock may run, as {"within": {"hours": 24}} (or seconds, '
+                'minutes, days, weeks) or {"within": 86400} in seconds.'
+            )
+        return self._travel(lambda: self._clock.run_until_idle(within=span), query)
+
+    def pending(self, body: dict[str, Any], query: dict[str, str]) -> Any:
+        limit = whole_number(query, "limit", PENDING_LIMIT, 0, MAX_LIMIT)
+        return {"pending": [] if self._pending is None else self._pending(limit)}
+
+    def fire(self, body: dict[str, Any], query: dict[str, str], parts: dict[str, str]) -> Any:
+        if self._fire is None:
+            raise UnknownOperationException("This emulator does not fire schedules by hand.")
+        fire = self._fire
+        self._refuse_while_delivering("fire a schedule")
+        try:
+            attempt = fire(parts["name"], parts["group"])
+        except HandlerError as error:
+            self._controls.handler_errors.keep(error)
+            raise InternalServerException(
+                str(error), details={"now": ztime(self._clock.now())}
+            ) from None
+        except SchedemuError as error:
+            if isinstance(error, ApiError):
+                raise
+            # What this emulator cannot do (a real-time clock, a state file), not a bug.
+            raise ConflictException(str(error)) from None
+        return {"now": self._clock.now(), "attempt": attempt}
+
     # -- steering and reset ----------------------------------------------------------------
 
     def _target(self, body: dict[str, Any]) -> TargetControl:
@@ -267,6 +370,10 @@ class ControlApi:
             raise ConflictException(
                 f"The clock is delivering an attempt; {action} once the delivery is done."
             )
+
+
+def _with_parts(handler: PathHandler, parts: dict[str, str]) -> Handler:
+    return lambda body, query: handler(body, query, parts)
 
 
 def _number(body: dict[str, Any], key: str) -> float:

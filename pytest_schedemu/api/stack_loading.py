@@ -185,11 +185,11 @@ class LoadedStacks:
         self,
         source: str | os.PathLike[str],
         settings: Settings,
-        *,
         parameters: Mapping[str, str] | None = None,
         stack_name: str | None = None,
         imports: Mapping[str, str] | None = None,
         placeholders: bool = False,
+        *,
         adopt: bool = False,
     ) -> Stack:
         """Read ``source`` for the settings' account, region and seed, and load it; with

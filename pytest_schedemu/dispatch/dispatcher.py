@@ -32,6 +32,7 @@ from pytest_schedemu.delivery.handler_loop import HandlerLoop
 from pytest_schedemu.delivery.handlers import CoroutineCall, failed_attempt
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
+from pytest_schedemu.dispatch.agenda import Agenda
 from pytest_schedemu.dispatch.kept import KeptAttempts
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
@@ -97,6 +98,8 @@ class Dispatcher:
         self.planner = Planner(
             settings=settings, history=history, now=now, notify=self.wakeup.notify_all
         )
+        #: The work ahead, read for the clock's moves by events and ``Emulator.pending``.
+        self.agenda = Agenda(planner=self.planner, store=store, settings=settings)
         self.settlement = Settlement(
             planner=self.planner,
             store=store,

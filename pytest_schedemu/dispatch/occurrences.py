@@ -30,6 +30,7 @@ class Plan:
         "arn",
         "carries_payload",
         "done_generating",
+        "fires",
         "last_dispatched",
         "missing",
         "next_nominal",
@@ -51,6 +52,8 @@ class Plan:
         #: The nominal time of the plan's queued generation, if one is queued.
         self.next_nominal: int | None = None
         self.pending: set[Occurrence] = set()
+        #: How many occurrences tests fired by hand (``firing``): the next one's discriminator.
+        self.fires = 0
         self.schedule = schedule
         self.activation = 0
         #: Its timeline has run out and the check that deletes it when done is queued.
@@ -96,6 +99,7 @@ class Occurrence:
         "attempts",
         "carries_payload",
         "exhausted",
+        "fired",
         "first_attempt_at",
         "first_due",
         "nominal",
@@ -107,7 +111,7 @@ class Occurrence:
         "version",
     )
 
-    def __init__(self, plan: Plan, nominal: int, first_due: int) -> None:
+    def __init__(self, plan: Plan, nominal: int, first_due: int, fired: int = 0) -> None:
         self.plan = plan
         # The definition in force when the occurrence was generated: attempts replay it
         # even if an update has since replaced the plan's.
@@ -118,6 +122,10 @@ class Occurrence:
         self.version = plan.version
         self.nominal = nominal
         self.first_due = first_due
+        #: 0 for an occurrence of the schedule's expression; n for the n-th fired by hand.
+        self.fired = fired
+        if fired:
+            self.record_fields = {**plan.record_fields, "fired": True}
         self._event_id: str | None = None
         self.attempts: list[Attempt] = []
         self.status = PENDING
@@ -127,7 +135,7 @@ class Occurrence:
     @property
     def event_id(self) -> str:
         if self._event_id is None:
-            self._event_id = events.event_id(self.plan.arn, self.plan.seq, self.nominal)
+            self._event_id = events.event_id(self.plan.arn, self.plan.seq, self.nominal, self.fired)
         return self._event_id
 
     def snapshot(self) -> Execution:
@@ -147,6 +155,7 @@ class Occurrence:
                     scheduled if self.first_due == self.nominal else from_epoch(self.first_due)
                 ),
                 "exhausted_condition": self.exhausted,
+                "fired": self.fired > 0,
             },
             self,
         )

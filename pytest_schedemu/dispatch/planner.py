@@ -294,6 +294,10 @@ class Planner:
             queue.pop()
             self._stale = max(0, self._stale - 1)
 
+    def live_plan(self, schedule_arn: str) -> Plan | None:
+        """The plan of the stored schedule ``schedule_arn``; None when none is stored."""
+        return self._by_arn.get(schedule_arn)
+
     def next_occurrence(self, schedule_arn: str) -> datetime | None:
         """The next nominal time the schedule will generate, if any."""
         plan = self._by_arn.get(schedule_arn)

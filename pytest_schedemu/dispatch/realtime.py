@@ -74,7 +74,7 @@ class RealTimeService:
         """Attach ``clock`` to ``dispatcher``: a virtual clock runs it when it moves; a real
         one gets a service (returned) that runs it as time passes."""
         if isinstance(clock, VirtualClock):
-            clock.attach(dispatcher.run_until)
+            clock.attach(dispatcher.run_until, dispatcher.agenda)
             clock.attach_async(partial(run_until_async, dispatcher))
             return None
         clock.attach(None, wake=dispatcher.wake)

@@ -16,6 +16,7 @@ from pytest_schedemu.records.types import (
     CANCELLED,
     INVOCATION_ERROR,
     PENDING,
+    PENDING_KINDS,
     RETRYING,
     SUCCESS,
     Activity,
@@ -24,6 +25,7 @@ from pytest_schedemu.records.types import (
     Execution,
     ExecutionSource,
     MoveAttempts,
+    PendingWork,
 )
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "CANCELLED",
     "INVOCATION_ERROR",
     "PENDING",
+    "PENDING_KINDS",
     "RECORD_KINDS",
     "RETRYING",
     "SUCCESS",
@@ -42,5 +45,6 @@ __all__ = [
     "ExecutionSource",
     "History",
     "MoveAttempts",
+    "PendingWork",
     "Records",
 ]

@@ -324,6 +324,13 @@ class Records:
 
     def next_occurrence(self, schedule: str, group: str | None = None) -> datetime | None:
         """The next nominal time of a schedule (by name, or ARN), or None if none remains."""
+        arn = self.one_schedule_arn(schedule, group)
+        return None if arn is None else self._plans.next_occurrence(arn)
+
+    def one_schedule_arn(self, schedule: str, group: str | None = None) -> str | None:
+        """The ARN of the one schedule a name (and group) or an ARN names, found as
+        ``schedule_arns`` finds them; a name held in several accounts or regions is the
+        default one's. None when the name was forgotten (``max_records``)."""
         arns = self.schedule_arns(schedule, group)
         if len(arns) > 1:
             # One name in one group of several accounts or regions: the default one, if any.
@@ -336,7 +343,7 @@ class Records:
                     f"{listing(arns)}; pass its ARN"
                 )
             arns = [own]
-        return self._plans.next_occurrence(arns[0]) if arns else None
+        return arns[0] if arns else None
 
     def next_occurrence_of(self, schedule_arn: str) -> datetime | None:
         """The next nominal time of a stored schedule's ARN; None for any other ARN."""

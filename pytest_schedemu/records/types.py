@@ -102,6 +102,8 @@ class Attempt(LazyRecord):
     #: Which incarnation of the schedule made the attempt: a schedule deleted and created
     #: again under the same name is a new incarnation (a new creation sequence number).
     incarnation: int = 0
+    #: Whether a test fired its occurrence by hand (``Emulator.fire``), out of its schedule.
+    fired: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,8 @@ class Execution(LazyRecord):
     #: Why it ended failed: ``MaximumRetryAttempts``, ``MaximumEventAgeInSeconds``,
     #: ``permanent`` (a non-retryable error), or None.
     exhausted_condition: str | None = None
+    #: Whether a test fired it by hand (``Emulator.fire``), out of its schedule.
+    fired: bool = False
 
     def snapshot(self) -> Execution:
         """An execution that can no longer change (one read back from a state file, its
@@ -207,3 +211,37 @@ class MoveAttempts(list[Attempt]):
     def __init__(self, kept: Iterable[Attempt] = (), attempts_made: int = 0) -> None:
         super().__init__(kept)
         self.attempts_made = attempts_made
+
+
+#: Every kind of ``PendingWork``, with what it will do when it falls due.
+PENDING_KINDS = {
+    "occurrence": "a schedule's next occurrence falls due (its first attempt is made then, "
+    "or at the end of its flexible window)",
+    "first_attempt": "the first attempt of an occurrence that waited out its flexible window",
+    "retry": "a retry of a failed attempt (its last one sends the dead letter if it fails)",
+    "deletion": "a schedule that asked to be deleted after completion deletes itself",
+    "group_removal": "a deleted schedule group finishes deleting",
+}
+
+
+@dataclass(frozen=True)
+class PendingWork:
+    """One piece of work queued ahead of the clock (``Emulator.pending``)."""
+
+    #: When it falls due.
+    due: datetime
+    #: One of ``PENDING_KINDS``.
+    kind: str
+    #: The schedule it belongs to; None for a group removal.
+    schedule_name: str | None
+    group_name: str
+    schedule_arn: str | None
+    #: The target the attempt will call (an occurrence's too); None for a deletion or a
+    #: group removal.
+    target_arn: str | None
+    #: The number of the attempt it makes; None for work that makes no attempt.
+    attempt_number: int | None
+    #: The occurrence's scheduled time (attempts and occurrences); None otherwise.
+    scheduled_time: datetime | None = None
+    #: Whether the occurrence was fired by hand (``Emulator.fire``).
+    fired: bool = False

@@ -19,12 +19,18 @@ ATTEMPT_NUMBER = "<aws.scheduler.attempt-number>"
 _PLACEHOLDER_PREFIX = "<aws.scheduler."
 
 
-def event_id(schedule_arn: str, incarnation: int, t: Moment) -> str:
+def event_id(schedule_arn: str, incarnation: int, t: Moment, fired: int = 0) -> str:
     """The id shared by every attempt of the occurrence at ``t`` of the incarnation
-    ``incarnation`` (its creation sequence number) of ``schedule_arn``."""
+    ``incarnation`` (its creation sequence number) of ``schedule_arn``; ``fired`` is 0 for
+    an occurrence of the schedule's expression, n for the n-th a test fired by hand."""
     # The ARN alone would give a schedule deleted and created again under the same name the
     # ids of its predecessor's occurrences; in AWS every invocation has ids of its own.
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{schedule_arn}#{incarnation}@{ztime(t)}"))
+    name = f"{schedule_arn}#{incarnation}@{ztime(t)}"
+    # A fired occurrence may stand at the very instant of a scheduled one (or of another
+    # fired one): the count keeps their ids apart, and leaves the scheduled ids as they were.
+    if fired:
+        name += f"!fired-{fired}"
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, name))
 
 
 def execution_id(seed: int, event_id: str, attempt_number: int) -> str:

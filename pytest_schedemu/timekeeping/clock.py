@@ -16,6 +16,7 @@ from typing import Any, Callable, Union
 
 from pytest_schedemu.errors import ClockError, HandlerError
 from pytest_schedemu.formats.times import UTC, Instant, to_utc
+from pytest_schedemu.timekeeping.stepping import Lookahead, MovesByEvents, Within
 
 # The dispatcher, as the clock sees it: run every work item due at or before the instant
 # and return the attempts made.
@@ -127,11 +128,12 @@ class DeliveryGuard:
             self._async_mover = None
 
 
-class VirtualClock:
+class VirtualClock(MovesByEvents):
     """A clock that stands still until it is told to move.
 
-    ``advance``, ``move_to`` and ``tick`` run the dispatcher up to the new instant; while a
-    work item runs, ``now()`` is that item's instant.
+    ``advance``, ``move_to`` and ``tick`` run the dispatcher up to the new instant, and
+    ``advance_to_next``, ``run_until`` and ``run_until_idle`` (``stepping``) to the instants
+    its queue names; while a work item runs, ``now()`` is that item's instant.
     """
 
     real_time = False
@@ -139,14 +141,16 @@ class VirtualClock:
     def __init__(self, start: Instant) -> None:
         self._now = to_utc(start, what="start")
         self._driver: Driver | None = None
+        self._lookahead: Lookahead | None = None
         self._followers: list[Callable[[datetime], None]] = []
         # One clock operation at a time: two threads advancing at once would interleave
         # deliveries and make the order depend on the scheduler of the operating system.
         self._moving = threading.RLock()
         self.guard = DeliveryGuard()
 
-    def attach(self, driver: Driver | None) -> None:
+    def attach(self, driver: Driver | None, lookahead: Lookahead | None = None) -> None:
         self._driver = driver
+        self._lookahead = lookahead
 
     def now(self) -> datetime:
         """The current virtual time, an aware UTC datetime."""
@@ -311,6 +315,15 @@ class RealClock:
     def move_to(self, when: Instant) -> list[Any]:
         return self._refuse()
 
+    def advance_to_next(self, n: int = 1) -> list[Any]:
+        return self._refuse()
+
+    def run_until(self, predicate: Callable[[], object], *, within: Within) -> list[Any]:
+        return self._refuse()
+
+    def run_until_idle(self, *, within: Within) -> list[Any]:
+        return self._refuse()
+
     def tick(self) -> list[Any]:
         """Wake the dispatcher thread; deliveries happen there, so none are returned."""
         if self._wake is not None:
@@ -344,6 +357,17 @@ class RealClock:
     async def tick_async(self) -> list[Any]:
         """Wake the dispatcher thread, as ``tick`` does."""
         return self.tick()
+
+    async def advance_to_next_async(self, n: int = 1) -> list[Any]:
+        return self._refuse()
+
+    async def run_until_async(
+        self, predicate: Callable[[], object], *, within: Within
+    ) -> list[Any]:
+        return self._refuse()
+
+    async def run_until_idle_async(self, *, within: Within) -> list[Any]:
+        return self._refuse()
 
 
 # What the API and the emulator need of either clock.

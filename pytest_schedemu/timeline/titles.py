@@ -62,6 +62,8 @@ def mark_title(mark: Mark, clock: Clock) -> str:
         after = mark.seconds - occurrence.nominal
         later = f" (+{duration_text(after)})" if after >= 0.5 else ""
         lines.append(f"occurrence {clock.at(occurrence.nominal)}{later}")
+    if attempt.fired:
+        lines.append("fired by the test (Emulator.fire), out of its schedule")
     if not attempt.succeeded:
         code = attempt.error_code or "error"
         message = excerpt(attempt.error_message or "", MESSAGE_EXCERPT)

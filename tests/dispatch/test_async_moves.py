@@ -206,3 +206,63 @@ def test_a_real_clock_refuses_async_moves() -> None:
         with pytest.raises(ClockError, match="real time"):
             asyncio.run(emu.clock.move_to_async("2030-01-01T00:00:00Z"))
         assert asyncio.run(emu.clock.tick_async()) == []
+
+
+# -- the moves by events, from async code ----------------------------------------------------
+
+
+def _ladder(emu: Emulator) -> None:
+    client = emu.client()
+    emu.target(QUEUE).fail(times=3)
+    create(client, "hourly", expression="rate(1 hour)", target={"Arn": FUNCTION})
+    create(client, "once", expression="at(2026-03-01T10:00:00)")
+
+
+def test_each_move_by_events_from_async_code_ends_where_its_sync_twin_ends() -> None:
+    with Emulator(start=T0) as sync_emu, Emulator(start=T0) as async_emu:
+        _ladder(sync_emu)
+        _ladder(async_emu)
+        for sync_move, async_move in (
+            (lambda: sync_emu.clock.advance_to_next(3), async_emu.clock.advance_to_next_async(3)),
+            (
+                lambda: sync_emu.clock.run_until_idle(within=timedelta(days=1)),
+                async_emu.clock.run_until_idle_async(within=timedelta(days=1)),
+            ),
+        ):
+            made_in_sync, made_async = sync_move(), asyncio.run(async_move)
+            assert _made(made_async) == _made(made_in_sync)
+            assert async_emu.clock.now() == sync_emu.clock.now()
+        assert len(async_emu.deliveries(QUEUE)) == 1  # the fourth try delivered
+        assert async_emu.pending()[0].kind == "occurrence"  # only the hourly one is left
+
+
+def test_run_until_async_lets_a_task_make_the_predicate_true(emu: Emulator, client: Any) -> None:
+    create(client, "hourly", expression="rate(1 hour)")
+
+    async def scenario() -> datetime:
+        seen: list[Any] = []
+
+        async def application() -> None:
+            while True:
+                await asyncio.sleep(0)
+                if len(emu.attempts()) >= 3 and not seen:
+                    seen.append(emu.clock.now())
+
+        task = asyncio.create_task(application())
+        await emu.clock.run_until_async(lambda: bool(seen), within=timedelta(days=1))
+        task.cancel()
+        return seen[0]
+
+    # The task notices the third attempt on its turn, and the move stops right there.
+    assert asyncio.run(scenario()) == emu.clock.now() == T0 + timedelta(hours=2)
+
+
+def test_a_real_clock_refuses_the_moves_by_events_from_async_code() -> None:
+    with Emulator(clock="real") as emu:
+        for move in (
+            emu.clock.advance_to_next_async(),
+            emu.clock.run_until_async(lambda: True, within=1),
+            emu.clock.run_until_idle_async(within=1),
+        ):
+            with pytest.raises(ClockError, match="real time"):
+                asyncio.run(move)

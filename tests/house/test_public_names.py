@@ -21,6 +21,7 @@ EXPECTED = {
     "Execution",
     "MoveAttempts",
     "Outcome",
+    "PendingWork",
     "RealClock",
     "RecordingDelivery",
     "ServerError",

@@ -55,6 +55,7 @@ class Attempt:
     error_message: str | None = None
     retryable: bool | None = None
     input: str | None = None
+    fired: bool = False
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@
 // starts the poll. Each pane lives in its own module; refresh.js decides which of them
 // reload when.
 
-import { wireClock } from "./clock.js";
+import { runNow, wireClock } from "./clock.js";
 import { $ } from "./dom.js";
 import { clearDetail, markOutcome, refreshAttempts } from "./records.js";
 import {
@@ -68,8 +68,14 @@ function wireFilters() {
 }
 
 // A click on a schedule's row focuses the timeline and the records on it; a second lets go.
+// Its "Run now" button fires the schedule instead.
 function wireChosenSchedule() {
   $("schedules").tBodies[0].addEventListener("click", (event) => {
+    const run = event.target.closest("button[data-fire-name]");
+    if (run) {
+      runNow(run.dataset.fireGroup, run.dataset.fireName);
+      return;
+    }
     const row = event.target.closest("tr[data-arn]");
     if (!row) return;
     state.selected = state.selected === row.dataset.arn ? null : row.dataset.arn;

@@ -1,6 +1,6 @@
-// The clock's controls in the header: advance, move to, tick, and reset (which asks for a
-// second click). Each move reports the attempts it made (and how many of them are kept) and
-// reloads the whole page.
+// The clock's controls in the header: advance, move to, next, tick, and reset (which asks
+// for a second click), and each schedule's "Run now". Each move reports the attempts it made
+// (and how many of them are kept) and reloads the whole page.
 
 import { post } from "./api.js";
 import { $, showStatus } from "./dom.js";
@@ -49,8 +49,22 @@ export function wireClock() {
   $("move-to-time").addEventListener("input", (event) => {
     event.target.dataset.auto = "0";
   });
+  $("next").addEventListener("click", () => travel("clock/next", {}, "Moved to the next work"));
   $("tick").addEventListener("click", () => travel("tick", {}, "Ticked"));
   wireReset();
+}
+
+// Fires one occurrence of the schedule now; the clock stays where it is.
+export async function runNow(group, name) {
+  try {
+    const answer = await post(`schedules/${encodeURIComponent(group)}/${encodeURIComponent(name)}/fire`, {});
+    const attempt = answer.attempt;
+    const outcome = attempt.succeeded ? "delivered" : `failed (${attempt.error_code})`;
+    showStatus(`Ran ${group}/${name} now, at ${when(answer.now)}: attempt 1 ${outcome}.`, !attempt.succeeded);
+    await refreshEverything();
+  } catch (error) {
+    showStatus(error.message, true);
+  }
 }
 
 function wireReset() {

@@ -138,7 +138,28 @@ function scheduleRow(schedule) {
     el("td", {}, schedule.timezone),
     stateCell(schedule),
     next,
-    targetCell(schedule)
+    targetCell(schedule),
+    runCell(schedule)
+  );
+}
+
+// A stored schedule can be run now (app.js hears the click); a deleted one cannot.
+function runCell(schedule) {
+  if (schedule.state === "DELETED") return el("td", {});
+  return el(
+    "td",
+    {},
+    el(
+      "button",
+      {
+        type: "button",
+        className: "run-now",
+        "data-fire-group": schedule.group_name,
+        "data-fire-name": schedule.name,
+        title: "Make one occurrence of this schedule now, without moving the clock",
+      },
+      "Run now"
+    )
   );
 }
 
