@@ -69,7 +69,14 @@ class MovesByEvents:
 
         ``ClockError`` when a step finds nothing pending: the steps before it stand.
         """
-        return self._drive(self._to_next(n))
+        # Not a plan of steps like the other verbs: a step here is the whole verb's cost,
+        # which must not exceed an ``advance`` to the same instant.
+        _check_steps(n)
+        self.guard.refuse_inside()
+        with self._moving:
+            lookahead = self._looking_ahead()
+            moves = [self._run_until(self._next_target(lookahead, step, n)) for step in range(n)]
+            return lookahead.join(moves)
 
     def run_until(self, predicate: Callable[[], object], *, within: Within) -> list[Any]:
         """Move event by event (as ``advance_to_next`` steps) until ``predicate()`` is true,
@@ -95,7 +102,13 @@ class MovesByEvents:
 
     async def advance_to_next_async(self, n: int = 1) -> list[Any]:
         """``advance_to_next``, from async code (see ``advance_async``)."""
-        return await self._drive_async(self._to_next(n))
+        _check_steps(n)
+        lookahead = self._looking_ahead()
+        moves = []
+        for step in range(n):
+            target = self._next_target(lookahead, step, n)
+            moves.append(await self._run_until_async(_at(target)))
+        return lookahead.join(moves)
 
     async def run_until_async(
         self, predicate: Callable[[], object], *, within: Within
@@ -132,21 +145,16 @@ class MovesByEvents:
             made: list[Any] = done.value
             return made
 
-    def _to_next(self, n: int) -> Steps:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"Unsupported number of steps {n!r}: expected a whole number >= 1")
-        lookahead = self._looking_ahead()
-        moves = []
-        for step in range(n):
-            due = lookahead.next_due()
-            if due is None:
-                made = "no step was made" if step == 0 else f"{step} of {n} steps were made"
-                raise ClockError(
-                    f"Nothing is pending at {self._now.isoformat()}: no occurrence, "
-                    f"attempt, deletion or group removal is queued; {made}"
-                )
-            moves.append((yield max(due, self._now)))
-        return lookahead.join(moves)
+    def _next_target(self, lookahead: Lookahead, step: int, n: int) -> datetime:
+        """Where step ``step`` (of ``n``) of ``advance_to_next`` moves the clock."""
+        due = lookahead.next_due()
+        if due is None:
+            made = "no step was made" if step == 0 else f"{step} of {n} steps were made"
+            raise ClockError(
+                f"Nothing is pending at {self._now.isoformat()}: no occurrence, "
+                f"attempt, deletion or group removal is queued; {made}"
+            )
+        return max(due, self._now)
 
     def _until(self, predicate: Callable[[], object], within: Within) -> Steps:
         span = _span(within)
@@ -210,6 +218,11 @@ class MovesByEvents:
                 f"Cannot wait {span} from {self._now.isoformat()}: that is past the year 9999"
             )
         return self._now + span
+
+
+def _check_steps(n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"Unsupported number of steps {n!r}: expected a whole number >= 1")
 
 
 def _at(instant: datetime) -> Callable[[], datetime]:
