@@ -23,10 +23,12 @@ import pytest
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.formats.times import Instant, wall_clock_now
 from pytest_schedemu.plugin import report as report_timeline
 from pytest_schedemu.plugin.checks import check_after_test
 from pytest_schedemu.settings.layers import Chosen, for_the_run, layered, per_run, per_test
 from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.settings.plugin_options import PluginOptions
 from pytest_schedemu.wire import intercept
 
 # Before the helpers are first imported, so their asserts explain themselves too.
@@ -40,7 +42,7 @@ _TIMELINE_KEY = pytest.StashKey["_TimelineRequest"]()
 _SESSION_TEXTS_KEY = pytest.StashKey["_SessionTexts"]()
 # The options of a test without a marker depend only on the session and the emulator's own
 # settings: worked out once, for the emulator they were worked out for.
-_UNMARKED_KEY = pytest.StashKey[tuple[Settings, Chosen]]()
+_UNMARKED_KEY = pytest.StashKey[tuple[Settings, "_TestOptions"]]()
 # The AWS_DEFAULT_REGION the plugin set for the run, when botocore found none.
 _LENT_REGION_KEY = pytest.StashKey[str]()
 
@@ -132,6 +134,24 @@ class _TimelineRequest:
 
 
 @dataclass(frozen=True)
+class _TestOptions:
+    """What the ``schedemu`` fixture does for a test, worked out from its chosen options."""
+
+    #: The clock's start; None for the wall-clock now.
+    start: Instant | None
+    #: The settings a reset changes: only those that differ from the emulator's own, so that
+    #: the reset of a test that changes nothing compares nothing.
+    changes: dict[str, Any]
+    plugin: PluginOptions
+
+
+def _test_options(chosen: Chosen, own: Settings) -> _TestOptions:
+    settings = dict(chosen.settings)
+    start = settings.pop("start")
+    return _TestOptions(start, own.differences(settings), chosen.plugin)
+
+
+@dataclass(frozen=True)
 class _SessionTexts:
     """Each option's command-line and ini texts, by name; read once per session."""
 
@@ -156,7 +176,7 @@ def _texts(config: pytest.Config, arguments: Any) -> _SessionTexts:
     )
 
 
-def _options(item: pytest.Item, emulator: Emulator) -> Chosen:
+def _options(item: pytest.Item, emulator: Emulator) -> _TestOptions:
     """The test's options: marker over command line over ini over the emulator's own."""
     marker = item.get_closest_marker("schedemu")
     marked: dict[str, Any] = {}
@@ -182,10 +202,10 @@ def _options(item: pytest.Item, emulator: Emulator) -> Chosen:
     except ValueError as error:
         problem = str(error)
     else:
-        chosen = _stacks_from_rootdir(chosen, item.config.rootpath)
+        worked_out = _test_options(_stacks_from_rootdir(chosen, item.config.rootpath), own)
         if marker is None:
-            item.config.stash[_UNMARKED_KEY] = (own, chosen)
-        return chosen
+            item.config.stash[_UNMARKED_KEY] = (own, worked_out)
+        return worked_out
     # Outside the handler, so that the failure is not shown as raised while handling it.
     pytest.fail(f"schedemu: {problem}", pytrace=False)
 
@@ -254,18 +274,16 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 @pytest.fixture
 def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
-    from pytest_schedemu.formats.times import wall_clock_now
-
     emulator = schedemu_server
     item = _running[-1]
     config = item.config
     chosen = _options(item, emulator)
-    settings = dict(chosen.settings)
-    start = settings.pop("start")
+    start = chosen.start
     # A real-time clock is where the wall clock is: it is reset in place (a start is refused).
-    default_start = None if emulator.clock.real_time else wall_clock_now()
+    if start is None and not emulator.clock.real_time:
+        start = wall_clock_now()
     try:
-        emulator.reset(start=start if start is not None else default_start, **settings)
+        emulator.reset(start=start, **chosen.changes)
     except (TypeError, ValueError) as error:
         pytest.fail(f"schedemu: {error}", pytrace=False)
     options = chosen.plugin
@@ -303,24 +321,34 @@ def scheduler_client(schedemu: Emulator) -> Any:
 
 
 def _set_environment(emulator: Emulator, lent_region: str | None) -> dict[str, str | None]:
+    environ = os.environ
     wanted = {_ENDPOINT_VARIABLE: emulator.endpoint_url}
-    if not (os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY")):
+    if not (environ.get("AWS_ACCESS_KEY_ID") and environ.get("AWS_SECRET_ACCESS_KEY")):
         wanted.update(_DUMMY_CREDENTIALS)
     # The region the plugin lent the run is no one's choice: the test's region wins over it.
-    default_region = os.environ.get("AWS_DEFAULT_REGION")
-    if not (os.environ.get("AWS_REGION") or default_region not in (None, "", lent_region)):
+    default_region = environ.get("AWS_DEFAULT_REGION")
+    if not (environ.get("AWS_REGION") or default_region not in (None, "", lent_region)):
         wanted["AWS_DEFAULT_REGION"] = emulator.region
-    saved = {name: os.environ.get(name) for name in wanted}
-    os.environ.update(wanted)
+    saved: dict[str, str | None] = {}
+    for name, value in wanted.items():
+        saved[name] = was = environ.get(name)
+        # Each write of os.environ is a putenv: a variable that already holds the value (most
+        # often the region the plugin lent the run) is left as it is.
+        if was != value:
+            environ[name] = value
     return saved
 
 
 def _restore_environment(saved: dict[str, str | None]) -> None:
+    environ = os.environ
     for name, value in saved.items():
+        # Every saved variable is put back, the ones the test itself changed too.
+        if environ.get(name) == value:
+            continue
         if value is None:
-            os.environ.pop(name, None)
+            del environ[name]
         else:
-            os.environ[name] = value
+            environ[name] = value
 
 
 @pytest.hookimpl(wrapper=True)

@@ -287,18 +287,24 @@ class Settings:
 
         A None for a setting that cannot be None means the value here.
         """
+        given = self.differences(changes)
+        # Every test resets to the emulator's own values: when nothing differs, these settings
+        # (already validated) are the answer, and each test skips a validation of the table.
+        return dataclasses.replace(self, **given) if given else self
+
+    def differences(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """The part of ``changes`` (to settings a test may change) that ``changed`` would
+        apply: the values that differ from these settings. A bad name raises ``TypeError``.
+        """
         unknown = sorted(set(changes) - _CHANGEABLE)
         if unknown:
             raise TypeError(f"Unsupported settings {unknown}: use {sorted(_CHANGEABLE)}")
-        given = {
+        return {
             name: value
             for name, value in changes.items()
             if (value is not None or EMULATOR_OPTIONS[name].accepts_none())
             and value != getattr(self, name)
         }
-        # Every test resets to the emulator's own values: when nothing differs, these settings
-        # (already validated) are the answer, and each test skips a validation of the table.
-        return dataclasses.replace(self, **given) if given else self
 
     def values(self, scope: str | None = None) -> dict[str, Any]:
         """The settings (of one scope) by name."""

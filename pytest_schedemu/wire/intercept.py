@@ -31,9 +31,11 @@ import functools
 import inspect
 import threading
 import weakref
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
+from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable
+
+from botocore import UNSIGNED
 
 from pytest_schedemu.errors import SchedemuError
 
@@ -62,12 +64,37 @@ def unsigned_authorization(access_key: str, region: str, signing_name: str) -> s
     )
 
 
+class _Route:
+    """One ``route()``: while entered, its app answers (the innermost route's does).
+
+    A class rather than a generator context manager: every schedemu test enters one.
+    """
+
+    def __init__(
+        self, registry: Interception, app: WSGIApp, checks_signatures: Callable[[], bool]
+    ) -> None:
+        self._registry = registry
+        self.app = app
+        self.checks_signatures = checks_signatures
+
+    def __enter__(self) -> None:
+        self._registry._enter(self)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._registry._leave(self)
+
+
 class Interception:
     """The process-wide registry of active routes and reached clients, behind its own lock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._routes: list[tuple[object, WSGIApp, Callable[[], bool]]] = []
+        self._routes: list[_Route] = []
         # The event emitters of the clients given the handlers; weakly, so a client that is
         # dropped is forgotten with its emitter.
         self._reached: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -117,27 +144,27 @@ class Interception:
         with self._lock:
             self._exempt.add(emitter)
 
-    @contextmanager
     def route(
         self, app: WSGIApp, checks_signatures: Callable[[], bool] = lambda: True
-    ) -> Iterator[None]:
+    ) -> AbstractContextManager[None]:
         """While the block runs, ``app`` answers the Scheduler requests of every client
         (``install()`` reaches them); while ``checks_signatures()`` is false, they are not
         signed."""
-        token = object()
+        return _Route(self, app, checks_signatures)
+
+    def _enter(self, route: _Route) -> None:
         with self._lock:
-            self._routes.append((token, app, checks_signatures))
-        try:
-            yield
-        finally:
-            with self._lock:
-                # By identity, so a route left out of order removes itself and no other.
-                self._routes = [route for route in self._routes if route[0] is not token]
+            self._routes.append(route)
+
+    def _leave(self, route: _Route) -> None:
+        with self._lock:
+            # By identity, so a route left out of order removes itself and no other.
+            self._routes = [entered for entered in self._routes if entered is not route]
 
     def active_app(self) -> WSGIApp | None:
         """The app of the innermost active route, or None when nothing is intercepted."""
         with self._lock:
-            return self._routes[-1][1] if self._routes else None
+            return self._routes[-1].app if self._routes else None
 
     def _choose_signer(self, context: Any = None, **_: Any) -> Any:
         # SigV4 is a third of a call's cost, and an app that does not check signatures reads
@@ -145,10 +172,8 @@ class Interception:
         # (``_prepare_signing``), as the emulator's own in-process clients send theirs.
         with self._lock:
             route = self._routes[-1] if self._routes else None
-        if route is None or route[2]() or context is None:
+        if route is None or route.checks_signatures() or context is None:
             return None
-        from botocore import UNSIGNED
-
         context[_UNSIGNED] = True
         return UNSIGNED
 
@@ -156,13 +181,10 @@ class Interception:
         app = self.active_app()
         if app is None or getattr(request, _EXEMPT, False):
             return None
-        # Here, not at the top: the plugin imports this module on every pytest run, and the
-        # server module brings Werkzeug's.
-        from pytest_schedemu.wire.transport import answer_in_process, answered_in_process
-
-        if answered_in_process(request):
+        transport = _transport()
+        if transport.answered_in_process(request):
             return None
-        return answer_in_process(app, request)
+        return transport.answer_in_process(app, request)
 
     def _prepare_signing(
         self,
@@ -189,8 +211,6 @@ class Interception:
         # per-request credentials let it sign with dummies instead: the default account.
         if self.active_app() is None:
             return
-        from botocore import UNSIGNED
-
         if signature_version is UNSIGNED:
             return
         if getattr(request_signer, "_credentials", True) is not None:
@@ -211,6 +231,16 @@ class Interception:
         signing = dict(request.context.get("signing") or {})
         signing.setdefault("request_credentials", Credentials("testing", "testing"))
         request.context["signing"] = signing
+
+
+@functools.cache
+def _transport() -> ModuleType:
+    # Not imported at the top: the plugin imports this module on every pytest run, and the
+    # transport brings Werkzeug's modules. Once, not per request: an import statement in a
+    # function costs each call a lookup of its own.
+    from pytest_schedemu.wire import transport
+
+    return transport
 
 
 def _mark_exempt(request: Any, **_: Any) -> None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import io
 from collections.abc import Generator, Iterable
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
+
+from botocore.awsrequest import AWSResponse
 
 from pytest_schedemu.wire.intercept import unsigned_authorization
 from pytest_schedemu.wire.server import WSGIApp
@@ -35,7 +37,12 @@ def call_wsgi(
     app: WSGIApp, method: str, url: str, headers: Iterable[tuple[str, Any]], body: bytes
 ) -> tuple[int, list[tuple[str, str]], bytes]:
     """Run one request through ``app`` without a socket, as the HTTP server would."""
-    parts = urlsplit(url)
+    return _call_wsgi(app, method, urlsplit(url), headers, body)
+
+
+def _call_wsgi(
+    app: WSGIApp, method: str, parts: SplitResult, headers: Iterable[tuple[str, Any]], body: bytes
+) -> tuple[int, list[tuple[str, str]], bytes]:
     # The server decodes the path once (so %2F becomes "/") and hands it over in WSGI's
     # latin-1 convention; doing the same here keeps both transports identical.
     path = unquote(parts.path).encode("utf-8").decode("latin-1")
@@ -83,10 +90,14 @@ def call_wsgi(
 #: ``.invalid`` never resolves (RFC 2606), so the new address cannot reach anything either.
 ANSWERED_HOST = "answered-in-process.schedemu.invalid"
 
+# The mark ``answer_in_process`` leaves on a request it answered, which our own handlers
+# read: cheaper than parsing the readdressed URL on every request.
+_ANSWERED = "schedemu_answered_in_process"
+
 
 def answered_in_process(request: Any) -> bool:
     """Whether a ``before-send`` handler already answered ``request`` from a WSGI app."""
-    return bool(urlsplit(request.url).hostname == ANSWERED_HOST)
+    return getattr(request, _ANSWERED, False) is True
 
 
 class _Content(bytes):
@@ -105,8 +116,6 @@ def answer_in_process(app: WSGIApp, request: Any) -> Any:
     Returns the ``AWSResponse`` a ``before-send`` handler returns, for botocore's and
     aiobotocore's clients alike, and readdresses the request to ``ANSWERED_HOST``.
     """
-    from botocore.awsrequest import AWSResponse
-
     body = request.body
     if body is None:
         data = b""
@@ -116,13 +125,14 @@ def answer_in_process(app: WSGIApp, request: Any) -> Any:
         data = body.encode("utf-8")
     else:
         data = body.read()
-    status, headers, payload = call_wsgi(
-        app, request.method, request.url, request.headers.items(), data
-    )
-    response = AWSResponse(request.url, status, dict(headers), RawBody(payload))
+    url = request.url
+    parts = urlsplit(url)
+    status, headers, payload = _call_wsgi(app, request.method, parts, request.headers.items(), data)
+    response = AWSResponse(url, status, dict(headers), RawBody(payload))
     # What AWSResponse.content would read from the raw body, in the form both SDKs take.
     response._content = _Content(payload)
-    request.url = urlunsplit(urlsplit(request.url)._replace(netloc=ANSWERED_HOST))
+    request.url = urlunsplit(parts._replace(netloc=ANSWERED_HOST))
+    setattr(request, _ANSWERED, True)
     return response
 
 

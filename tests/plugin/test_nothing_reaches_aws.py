@@ -284,6 +284,25 @@ def test_the_region_lent_to_a_run_is_taken_back_when_it_ends(
     assert "AWS_DEFAULT_REGION" not in os.environ
 
 
+def test_a_lent_region_a_test_changes_is_put_back_after_it(
+    pytester: pytest.Pytester, unconfigured: None
+) -> None:
+    # The emulator's region is the lent one, so the fixture has nothing to write; what the
+    # test itself writes is taken back all the same.
+    pytester.makepyfile(
+        """
+import os
+
+def test_changes(schedemu):
+    os.environ["AWS_DEFAULT_REGION"] = "eu-west-1"
+
+def test_after():
+    assert os.environ["AWS_DEFAULT_REGION"] == "us-east-1"
+"""
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
 def test_a_region_botocore_finds_is_left_alone(
     pytester: pytest.Pytester, unconfigured: None, tmp_path: Path
 ) -> None:
