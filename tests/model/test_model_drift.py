@@ -11,12 +11,15 @@ oldest supported, in tox) is skipped: it cannot say whether the copies are curre
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from pytest_schedemu.api.vendor import Botocore, Layout, changed_files, differences, version_key
 
-LAYOUT = Layout.of_package()
+# The package as installed (a checkout, or site-packages in CI) and NOTICE from this
+# checkout, which sits beside the package only in a checkout.
+LAYOUT = Layout(Layout.of_package().package, Path(__file__).resolve().parents[2] / "NOTICE")
 INSTALLED = Botocore.installed()
 RECORDED = LAYOUT.version()
 

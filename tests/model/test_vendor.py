@@ -28,7 +28,9 @@ from pytest_schedemu.api.vendor import (
     version_key,
 )
 
-PACKAGE = Layout.of_package()
+# The package as installed (a checkout, or site-packages in CI) and NOTICE from this
+# checkout, which sits beside the package only in a checkout.
+PACKAGE = Layout(Layout.of_package().package, Path(__file__).resolve().parents[2] / "NOTICE")
 
 MODEL: dict[str, Any] = {
     "version": "2.0",
