@@ -20,16 +20,13 @@ from typing import Any
 from botocore.model import Shape
 
 from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.validation import ServiceValidator
+from pytest_schedemu.api.validation import ServiceValidator, names_an_offset
 from pytest_schedemu.errors import ApiError, StackError
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import SCHEDULE, SCHEDULE_GROUP, Stack
 from pytest_schedemu.state.store import CreationRefused, Store
-
-# An ISO 8601 time that names no offset: CloudFormation reads a schedule's dates as UTC.
-_OFFSET_SUFFIXES = ("Z", "z")
 
 
 class StackLoader:
@@ -154,14 +151,9 @@ def _typed(value: Any, shape: Shape) -> Any:
             return int(value)
         if kind == "boolean" and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        if kind == "timestamp" and not _names_an_offset(value):
-            return value + "Z"
+        if kind == "timestamp" and not names_an_offset(value):
+            return value + "Z"  # CloudFormation reads a schedule's dates as UTC
     return value
-
-
-def _names_an_offset(text: str) -> bool:
-    time = text.partition("T")[2] or text.partition("t")[2]
-    return text.endswith(_OFFSET_SUFFIXES) or "+" in time or "-" in time
 
 
 def _failure(stack: ResolvedStack, resource: StackResource, error: ApiError) -> StackError:

@@ -269,6 +269,11 @@ def _compile(shape: Shape, cache: dict[str, _Node]) -> _Node:
     return node if node is not None else _Node(shape, cache)
 
 
+def names_an_offset(text: str) -> bool:
+    """Whether ISO 8601 text names its offset, as ``parse_timestamp`` requires."""
+    return _ISO_WITH_OFFSET.fullmatch(text.strip()) is not None
+
+
 def parse_timestamp(value: Any) -> datetime:
     """A request timestamp as an aware UTC datetime, truncated to milliseconds."""
     if isinstance(value, bool):

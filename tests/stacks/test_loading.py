@@ -211,3 +211,13 @@ def test_a_target_of_an_unknown_type_needs_placeholders(emu: Emulator, tmp_path:
         emu.load_stack(path)
     stack = emu.load_stack(path, placeholders=True)
     assert stack.schedule("Poke").target.arn == stack.resource("Widget").arn
+
+
+def test_a_date_without_an_offset_is_read_as_utc(emu: Emulator, tmp_path: Path) -> None:
+    naive = TEMPLATE.replace(
+        "      ScheduleExpressionTimezone: America/New_York\n",
+        "      ScheduleExpressionTimezone: America/New_York\n"
+        "      StartDate: '2026-03-05T00:00:00'\n",
+    )
+    stack = emu.load_stack(write(tmp_path, naive))
+    assert stack.schedule("Nightly").start_date.isoformat() == "2026-03-05T00:00:00+00:00"
