@@ -322,10 +322,12 @@ class Emulator(Inspection):
         """Deliver everything due at the current instant without moving time."""
         return self.clock.tick()
 
-    def pending(self, limit: int = 100) -> list[PendingWork]:
+    def pending(self, limit: int = 100, *, rule: str | None = None) -> list[PendingWork]:
         """The first ``limit`` pieces of work queued ahead of the clock, in the order they
-        will be done; a recurring schedule shows its next occurrence only."""
-        return self._dispatcher.agenda.pending(limit)
+        will be done; a recurring schedule shows its next occurrence only. ``rule`` (a
+        scheduled rule's name or ARN) keeps its targets' work."""
+        rules = None if rule is None else self._records.scope(rule=rule).rules
+        return self._dispatcher.agenda.pending(limit, rules)
 
     def fire(self, schedule: str, group: str | None = None) -> Attempt:
         """Make one occurrence of a schedule (name or ARN) now and return its first attempt;

@@ -14,7 +14,7 @@ occurrence itself).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -29,7 +29,8 @@ from pytest_schedemu.dispatch.queue import (
     WorkItem,
 )
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
-from pytest_schedemu.model.resources import ScheduleGroup
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import RuleTargetSchedule
 from pytest_schedemu.records import MoveAttempts, PendingWork
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
@@ -42,7 +43,12 @@ def describe(work: PendingWork) -> str:
     due = work.due.isoformat()
     if work.kind == "group_removal":
         return f"the removal of group {work.group_name!r} at {due}"
-    what = f"{work.kind.replace('_', ' ')} of {work.group_name}/{work.schedule_name}"
+    whose = (
+        f"{work.group_name}/{work.schedule_name}"
+        if work.rule_name is None
+        else f"rule {work.rule_name} → {work.target_id}"
+    )
+    what = f"{work.kind.replace('_', ' ')} of {whose}"
     if work.attempt_number is not None and work.kind == "retry":
         what += f" (attempt {work.attempt_number})"
     return f"{what} at {due}"
@@ -76,12 +82,16 @@ class Agenda:
         with self._store.lock:
             return self._listed(self._one_time(), limit)
 
-    def pending(self, limit: int) -> list[PendingWork]:
-        """The first ``limit`` pieces of live work, in the order they will be done."""
+    def pending(self, limit: int, rules: Collection[str] | None = None) -> list[PendingWork]:
+        """The first ``limit`` pieces of live work, in the order they will be done; with
+        ``rules``, only the work of those rules' targets."""
         if limit < 0:
             raise ValueError(f"Unsupported limit {limit!r}: expected 0 or more")
         with self._store.lock:
-            return self._listed(self._live(), limit)
+            live = self._live()
+            if rules is not None:
+                live = (entry for entry in live if _rule_of(entry[1]) in rules)
+            return self._listed(live, limit)
 
     def describe_one_time(self, limit: int) -> list[str]:
         """The first ``limit`` pieces of one-time work, each told in a line."""
@@ -147,7 +157,7 @@ class Agenda:
         return PendingWork(
             from_epoch(due),
             "occurrence",
-            schedule.name,
+            _name(schedule),
             schedule.group_name,
             plan.arn,
             schedule.target.arn,
@@ -161,7 +171,7 @@ def _attempt_work(due: int, kind: int, occurrence: Occurrence, number: int) -> P
     return PendingWork(
         from_epoch(due),
         _ATTEMPT_KINDS[kind],
-        schedule.name,
+        _name(schedule),
         schedule.group_name,
         occurrence.plan.arn,
         schedule.target.arn,
@@ -169,3 +179,18 @@ def _attempt_work(due: int, kind: int, occurrence: Occurrence, number: int) -> P
         from_epoch(occurrence.nominal),
         occurrence.fired > 0,
     )
+
+
+def _rule_of(item: WorkItem) -> str | None:
+    """The ARN of the rule whose target a queued item works for; None for a schedule's."""
+    subject = item.subject
+    plan = subject.plan if isinstance(subject, Occurrence) else subject
+    if not isinstance(plan, Plan):
+        return None  # a group removal
+    rule_arn: str | None = plan.record_fields.get("rule_arn")
+    return rule_arn
+
+
+def _name(schedule: Schedule) -> str | None:
+    # A rule target's work names no schedule; its rule fields say whose it is.
+    return None if isinstance(schedule, RuleTargetSchedule) else schedule.name

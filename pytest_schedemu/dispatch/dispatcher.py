@@ -321,8 +321,11 @@ class Dispatcher:
     @property
     def calls_targets(self) -> bool:
         """Whether an attempt makes a call: the common case, a recording delivery nobody
-        steers, needs none (its outcome is OK)."""
-        return not self.controls.idle or self.delivery.needs_request
+        steers and no rule target whose input cannot be built, needs none (its outcome is
+        OK)."""
+        return (
+            not self.controls.idle or self.delivery.needs_request or bool(self.planner.rules.broken)
+        )
 
     def deliver(self, job: Job) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers; a
@@ -358,6 +361,8 @@ class Dispatcher:
 
     def _deliver(self, job: Job) -> Outcome | CoroutineCall:
         occurrence = job.occurrence
+        if occurrence.broken is not None:
+            return occurrence.broken  # nothing can be sent: nothing reaches the target
         controls = self.controls
         if not controls.idle:
             if controls.role_denied(occurrence.schedule.target.role_arn):

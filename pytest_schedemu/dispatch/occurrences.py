@@ -12,10 +12,12 @@ import sys
 from typing import Any
 
 from pytest_schedemu.delivery.backends import DeliveryRequest, Outcome
+from pytest_schedemu.dispatch.retries import Ladder, next_attempt
 from pytest_schedemu.expressions import Timeline
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import floor_epoch, from_epoch
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.model.rules import RuleTargetSchedule
 from pytest_schedemu.records import PENDING, Attempt, Execution
 from pytest_schedemu.targets import MaterializedRequest, TargetPlan, events
 
@@ -28,14 +30,18 @@ class Plan:
     __slots__ = (
         "activation",
         "arn",
+        "broken",
         "carries_payload",
         "done_generating",
+        "event_key",
+        "execution_tag",
         "fires",
         "last_dispatched",
         "missing",
         "next_nominal",
         "pending",
         "record_fields",
+        "retry",
         "schedule",
         "seq",
         "target",
@@ -63,6 +69,16 @@ class Plan:
         self.missing: Outcome | None = None
         self.carries_payload = True
         self.record_fields: dict[str, Any] = {}
+        #: What its occurrences' event ids are made of: (ARN, incarnation). The targets of
+        #: one rule share the rule's, since AWS sends each of them the same event.
+        self.event_key = (self.arn, self.seq)
+        #: Told apart in its attempts' execution ids (a rule target's id), or None.
+        self.execution_tag: str | None = None
+        #: The retry ladder of its failed attempts (``retries``).
+        self.retry: Ladder = next_attempt
+        #: The outcome of every attempt when what it sends cannot be built (a rule target's
+        #: input), else None.
+        self.broken: Outcome | None = None
 
     def define(self, schedule: Schedule, timeline: Timeline, target: TargetPlan) -> None:
         """Take a new definition (a create or an update): a new version of the plan."""
@@ -97,6 +113,7 @@ class Occurrence:
     __slots__ = (
         "_event_id",
         "attempts",
+        "broken",
         "carries_payload",
         "exhausted",
         "fired",
@@ -118,6 +135,7 @@ class Occurrence:
         self.schedule = plan.schedule
         self.target = plan.target
         self.carries_payload = plan.carries_payload
+        self.broken = plan.broken
         self.record_fields = plan.record_fields
         self.version = plan.version
         self.nominal = nominal
@@ -135,7 +153,8 @@ class Occurrence:
     @property
     def event_id(self) -> str:
         if self._event_id is None:
-            self._event_id = events.event_id(self.plan.arn, self.plan.seq, self.nominal, self.fired)
+            name, number = self.plan.event_key
+            self._event_id = events.event_id(name, number, self.nominal, self.fired)
         return self._event_id
 
     def snapshot(self) -> Execution:
@@ -143,22 +162,26 @@ class Occurrence:
         scheduled = from_epoch(self.nominal)
         # A timeline takes snapshots by the hundred thousand, and the event id (a UUID)
         # costs more than the rest of one: it is worked out when first read.
-        return Execution.lazily(
-            {
-                "schedule_arn": self.plan.arn,
-                "scheduled_time": scheduled,
-                "status": self.status,
-                "attempts": tuple(self.attempts),
-                "group_name": schedule.group_name,
-                "schedule_name": schedule.name,
-                "first_attempt_due": (
-                    scheduled if self.first_due == self.nominal else from_epoch(self.first_due)
-                ),
-                "exhausted_condition": self.exhausted,
-                "fired": self.fired > 0,
-            },
-            self,
-        )
+        known = {
+            "schedule_arn": self.plan.arn,
+            "scheduled_time": scheduled,
+            "status": self.status,
+            "attempts": tuple(self.attempts),
+            "group_name": schedule.group_name,
+            "schedule_name": schedule.name,
+            "first_attempt_due": (
+                scheduled if self.first_due == self.nominal else from_epoch(self.first_due)
+            ),
+            "exhausted_condition": self.exhausted,
+            "fired": self.fired > 0,
+        }
+        if isinstance(schedule, RuleTargetSchedule):
+            known.update(
+                rule_arn=schedule.rule_arn,
+                rule_name=schedule.rule_name,
+                target_id=schedule.target_id,
+            )
+        return Execution.lazily(known, self)
 
     def compute(self, name: str) -> Any:
         """A snapshot's field left to be worked out on first read (``FieldSource``)."""
@@ -196,9 +219,12 @@ class Job:
     @property
     def execution_id(self) -> str:
         if self._execution_id is None:
-            self._execution_id = events.execution_id(
-                self.seed, self.occurrence.event_id, self.number
-            )
+            occurrence = self.occurrence
+            base = occurrence.event_id
+            tag = occurrence.plan.execution_tag
+            if tag is not None:
+                base = f"{base}#{tag}"
+            self._execution_id = events.execution_id(self.seed, base, self.number)
         return self._execution_id
 
     @property
@@ -213,7 +239,10 @@ class Job:
     @property
     def materialized(self) -> MaterializedRequest:
         if self._materialized is None:
-            self._materialized = self.occurrence.target.materialize(self.payload)
+            occurrence = self.occurrence
+            self._materialized = occurrence.target.request_for(
+                self.payload, occurrence.nominal, occurrence.event_id
+            )
         return self._materialized
 
     def compute(self, name: str) -> Any:

@@ -25,6 +25,7 @@ from pytest_schedemu.dispatch.queue import (
     WorkItem,
     WorkQueue,
 )
+from pytest_schedemu.dispatch.rules import RulePlanning
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, ScheduleGroup
@@ -70,6 +71,8 @@ class Planner:
         # removed), counted roughly; past half the queue they are swept out, so the queue
         # stays proportional to what is live however much churn it sees.
         self._stale = 0
+        #: The plans of scheduled rules' targets, one producer more.
+        self.rules = RulePlanning(self, now=now)
 
     # -- the store's observer ----------------------------------------------------------------
 
@@ -79,7 +82,7 @@ class Planner:
             plan = self._adopt(schedule)
         else:
             self.cancel_pending(plan, "updated")
-            self._superseded(plan)
+            self.superseded(plan)
         self._define(plan, schedule)
         self.plan_first(plan, created=previous is None)
         self.history.note_schedule(schedule, plan.arn)
@@ -96,7 +99,10 @@ class Planner:
         return plan
 
     def _adopt(self, schedule: Schedule) -> Plan:
-        plan = Plan(schedule)
+        return self.adopt(Plan(schedule))
+
+    def adopt(self, plan: Plan) -> Plan:
+        """Make ``plan`` the live plan of its incarnation and ARN."""
         self.plans[plan.seq] = plan
         self._by_arn[plan.arn] = plan
         return plan
@@ -124,17 +130,25 @@ class Planner:
             arn = schedule.arn if plan is None else plan.arn  # one string for both records
             self.history.add_activity(Activity("deleted", self._now(), arn, None, reason))
         if plan is not None:
-            if self._by_arn.get(plan.arn) is plan:
-                del self._by_arn[plan.arn]
-            plan.version += 1
-            self._superseded(plan)
-            self.cancel_pending(plan, reason)
+            self.retire(plan, reason)
+
+    def retire(self, plan: Plan, reason: str) -> None:
+        """``plan`` is no longer live: its queued work goes stale, its pending occurrences
+        are cancelled for ``reason``."""
+        if self.plans.get(plan.seq) is plan:
+            del self.plans[plan.seq]
+        if self._by_arn.get(plan.arn) is plan:
+            del self._by_arn[plan.arn]
+        plan.version += 1
+        self.superseded(plan)
+        self.cancel_pending(plan, reason)
 
     def rule_saved(self, rule: Rule, previous: Rule | None) -> None:
-        pass  # rules are planned from the next step of this work on
+        self.rules.saved(rule)
+        self._notify()
 
     def rule_removed(self, rule: Rule, reason: str) -> None:
-        pass
+        self.rules.removed(rule, reason)
 
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None:
         self.push(math.ceil(to_epoch(due)), NEVER, 0, 0, GROUP_REMOVAL, group, 0)
@@ -242,7 +256,7 @@ class Planner:
         # years run out.
         return not plan.timeline.recurring or schedule.end_date is not None
 
-    def _superseded(self, plan: Plan) -> None:
+    def superseded(self, plan: Plan) -> None:
         """The plan's queued items just went stale; sweep them out once they are many."""
         self._stale += 1 + len(plan.pending)
         if self._stale > COMPACTION_THRESHOLD and 2 * self._stale > len(self.queue):
@@ -320,5 +334,6 @@ class Planner:
             self.cancel_pending(plan, "reset")
         self.plans.clear()
         self._by_arn.clear()
+        self.rules.reset()
         self.queue.clear()
         self._stale = 0

@@ -16,6 +16,7 @@ from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.rule_letters import rule_dead_letter
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.model.resources import RetryPolicy
@@ -32,14 +33,8 @@ from pytest_schedemu.records import (
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
+from pytest_schedemu.targets.rule_plan import RuleTargetPlan
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
-
-
-def next_attempt(number: int, attempted_at: int) -> tuple[int, int]:
-    """The attempt that follows attempt ``number``, failed at ``attempted_at``, and its due
-    second: 60 s later, the wait doubling with each retry, at most a day."""
-    retries_made = number - 1
-    return number + 1, attempted_at + (86400 if retries_made >= 11 else 60 << retries_made)
 
 
 def too_old(first_due: int, policy: RetryPolicy, instant: int) -> bool:
@@ -167,7 +162,7 @@ class Settlement:
         policy = occurrence.schedule.target.retry_policy
         if job.number - 1 >= policy.maximum_retry_attempts:
             return "MaximumRetryAttempts"
-        number, due = next_attempt(job.number, job.attempted_at)
+        number, due = occurrence.plan.retry(job.number, job.attempted_at)
         assert occurrence.first_attempt_at is not None
         if too_old(occurrence.first_attempt_at, policy, due):
             return "MaximumEventAgeInSeconds"
@@ -181,6 +176,10 @@ class Settlement:
         queue_arn = occurrence.schedule.target.dead_letter_arn
         if queue_arn is None:
             return None
+        target = occurrence.target
+        if isinstance(target, RuleTargetPlan):
+            template = self._settings.current.sqs_queue_url_template
+            return rule_dead_letter(occurrence, target, attempt, condition, queue_arn, template)
         # A target whose request carries no payload has none to shorten.
         payload = attempt.input if attempt.input is not None else ""
         shortened, payload_length = occurrence.target.shortener(payload)
@@ -230,6 +229,9 @@ class Settlement:
                     scheduled_time=scheduled,
                     sent_at=now,
                     queue_url=request.queue_url,
+                    rule_arn=occurrence.record_fields.get("rule_arn"),
+                    rule_name=occurrence.record_fields.get("rule_name"),
+                    target_id=occurrence.record_fields.get("target_id"),
                 ),
                 generation,
             )

@@ -22,7 +22,6 @@ from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import outage
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Occurrence
-from pytest_schedemu.dispatch.settlement import next_attempt
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.records import (
@@ -110,7 +109,7 @@ class DispatchState:
         elif unsettled:
             last = attempts[-1]
             status = RETRYING
-            number, due = next_attempt(last.attempt_number, floor_epoch(last.attempted_at))
+            number, due = plan.retry(last.attempt_number, floor_epoch(last.attempted_at))
         elif occurrence in plan.pending:
             # Failed for good, but its dead letter is still being sent (or its drop
             # recorded): a state read back finishes that.

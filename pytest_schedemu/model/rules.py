@@ -9,13 +9,15 @@ back verbatim (a target as it was sent, in AWS spelling).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from pytest_schedemu.model.partitions import partition_for_region
-from pytest_schedemu.model.resources import RetryPolicy
+from pytest_schedemu.model.resources import FlexibleTimeWindow, RetryPolicy, Schedule, Target
 
 DEFAULT_EVENT_BUS = "default"
 
@@ -117,3 +119,114 @@ def rule_target_key(rule_arn: str, target_id: str) -> str:
     and ``target_id`` hold its parts.
     """
     return f"{rule_arn}#{target_id}"
+
+
+# A rule's name and a target's id are what PutRule and PutTargets allow; a bus name may
+# hold slashes (a partner bus), so the name is the ARN's last part.
+_RULE_ARN = re.compile(
+    r"arn:(?P<partition>aws[a-z-]*):events:(?P<region>[^:]+):(?P<account>\d{12}):"
+    r"rule/(?:(?P<bus>.+)/)?(?P<name>[.\-_A-Za-z0-9]+)"
+)
+
+
+class RuleArn(NamedTuple):
+    """The parts of a rule's ARN."""
+
+    region: str
+    account: str
+    event_bus: str
+    name: str
+
+
+@lru_cache(maxsize=4096)
+def parse_rule_arn(text: str) -> RuleArn | None:
+    """The parts of a rule's ARN; None for any other text."""
+    match = _RULE_ARN.fullmatch(text)
+    if match is None:
+        return None
+    bus = match["bus"] or DEFAULT_EVENT_BUS
+    return RuleArn(match["region"], match["account"], bus, match["name"])
+
+
+class RuleTargetKey(NamedTuple):
+    """The parts of a rule target's key (``rule_target_key``)."""
+
+    rule_arn: str
+    rule_name: str
+    target_id: str
+
+
+@lru_cache(maxsize=4096)
+def parse_rule_target_key(key: str) -> RuleTargetKey | None:
+    """The rule ARN, rule name and target id of a rule target's key; None for any other
+    text (a schedule's ARN never holds ``#``, so the test is cheap for the common case)."""
+    rule, hash_mark, target_id = key.rpartition("#")
+    if not hash_mark:
+        return None
+    parts = parse_rule_arn(rule)
+    if parts is None or not target_id:
+        return None
+    return RuleTargetKey(rule, parts.name, target_id)
+
+
+def rule_target_label(key: str) -> str | None:
+    """How a rule target is named to a person, ``rule <name> → <target id>``; None for a
+    key that is not a rule target's."""
+    parts = parse_rule_target_key(key)
+    return None if parts is None else f"rule {parts.rule_name} → {parts.target_id}"
+
+
+@dataclass(frozen=True)
+class RuleTargetSchedule(Schedule):
+    """One target of a rule as the clock plays it: the schedule the dispatcher plans, the
+    read side remembers and a timeline lane draws for it.
+
+    A rule target is one more producer of occurrences, so it is given the shape every part
+    already reads: a UTC schedule of the rule's expression, with no flexible window, no
+    start or end and nothing after completion, aimed at the target. ``arn`` is the target's
+    key; group and name are empty (the records of a rule name no schedule), and
+    ``rule_arn``, ``rule_name`` and ``target_id`` say whose it is.
+    """
+
+    rule_arn: str = ""
+    rule_name: str = ""
+    target_id: str = ""
+
+    @property
+    def arn(self) -> str:
+        return rule_target_key(self.rule_arn, self.target_id)
+
+    @property
+    def label(self) -> str:
+        return f"rule {self.rule_name} → {self.target_id}"
+
+
+def rule_target_schedule(
+    rule: Rule, target: RuleTarget, changed_at: datetime
+) -> RuleTargetSchedule:
+    """The schedule ``target`` of ``rule`` keeps, as defined at ``changed_at`` (when the rule or
+    the target last changed what it fires). ``rate()`` counts from the rule's activation,
+    whenever the target joined it: a target added later keeps the rule's phase."""
+    return RuleTargetSchedule(
+        account_id=rule.account_id,
+        region=rule.region,
+        group_name="",
+        name="",
+        schedule_expression=rule.schedule_expression or "",
+        flexible_time_window=FlexibleTimeWindow(),
+        target=Target(
+            arn=target.arn,
+            role_arn=target.role_arn or "",
+            input=target.input,
+            retry_policy=target.retry_policy,
+            dead_letter_config=target.dead_letter_config,
+            parameters=target.parameters,
+        ),
+        creation_date=rule.activated_at,
+        last_modification_date=changed_at,
+        incarnation=target.incarnation,
+        state="ENABLED" if rule.fires else "DISABLED",
+        rule_arn=rule.arn,
+        rule_name=rule.name,
+        target_id=target.id,
+    )

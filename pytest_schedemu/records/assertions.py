@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
-from pytest_schedemu.model.arns import ScheduleFilter
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.failures import (
     attempt_line,
@@ -36,6 +35,7 @@ from pytest_schedemu.records.opportunity import (
     require_time_passed,
 )
 from pytest_schedemu.records.reader import Records, target_matches
+from pytest_schedemu.records.scope import Scope
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -83,7 +83,7 @@ def _as_expected(
     none_verdict: str,
     happened: str,
     in_scope: Callable[[Schedule], bool],
-    named: ScheduleFilter,
+    named: Scope,
 ) -> bool:
     """Whether ``found`` is what was expected: at least one, or exactly ``count``. A
     ``count`` of 0 is a negative assertion, which needs the clock to have moved since the
@@ -111,8 +111,9 @@ def _deliveries(
     payload_contains: Any,
     schedule: str | None,
     group: str | None,
+    rule: str | None = None,
 ) -> list[Attempt]:
-    scope = records.attempts(schedule, group, target_arn)
+    scope = records.attempts(schedule, group, target_arn, rule)
     where = f"the attempts at {target_arn}"
     require_payload_keys(payload_contains, [a.payload for a in scope], where)
     return [a for a in scope if a.succeeded and _payload_matches(a, payload, payload_contains)]
@@ -132,6 +133,7 @@ def assert_delivered(
     schedule: str | None = None,
     group: str | None = None,
     payload_contains: Any = None,
+    rule: str | None = None,
 ) -> list[Attempt]:
     """Deliveries to ``target_arn`` happened: at least one, or exactly ``count``.
 
@@ -142,8 +144,8 @@ def assert_delivered(
     """
     __tracebackhide__ = True
     require_target(records, target_arn)
-    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group)
-    what = filters(payload, payload_contains, schedule, group)
+    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group, rule)
+    what = filters(payload, payload_contains, schedule, group, rule=rule)
     if _as_expected(
         records,
         clock,
@@ -152,7 +154,7 @@ def assert_delivered(
         f"Expected no delivery to {target_arn}{what}",
         "delivered",
         _aimed_at(target_arn),
-        ScheduleFilter(schedule, group),
+        records.scope(schedule, group, rule),
     ):
         return matching
     # With no attempt anywhere, the counts already say so.
@@ -179,13 +181,14 @@ def assert_not_delivered(
     schedule: str | None = None,
     group: str | None = None,
     payload_contains: Any = None,
+    rule: str | None = None,
 ) -> None:
     """No delivery (matching the filters, if given) reached ``target_arn``, and the clock
     moved since the last change to a schedule aimed at it."""
     __tracebackhide__ = True
     require_target(records, target_arn)
-    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group)
-    what = filters(payload, payload_contains, schedule, group)
+    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group, rule)
+    what = filters(payload, payload_contains, schedule, group, rule=rule)
     verdict = f"Expected no delivery to {target_arn}{what}"
     if matching:
         raise failure(
@@ -196,7 +199,12 @@ def assert_not_delivered(
             elided("the deliveries", matching, attempt_line),
         )
     require_time_passed(
-        records, clock, verdict, "delivered", _aimed_at(target_arn), ScheduleFilter(schedule, group)
+        records,
+        clock,
+        verdict,
+        "delivered",
+        _aimed_at(target_arn),
+        records.scope(schedule, group, rule),
     )
 
 
@@ -210,9 +218,10 @@ def _letters(
     group: str | None,
     attributes: Mapping[str, str] | None,
     payload_contains: Any,
+    rule: str | None = None,
 ) -> list[DeadLetter]:
     require_attribute_names(attributes)
-    scope = records.dead_letters(queue_arn, schedule, group)
+    scope = records.dead_letters(queue_arn, schedule, group, rule)
     where = "the dead letters" + ("" if queue_arn is None else f" in {queue_arn}")
     require_payload_keys(payload_contains, [d.payload for d in scope], where)
     return [
@@ -241,6 +250,7 @@ def assert_dead_lettered(
     *,
     group: str | None = None,
     payload_contains: Any = None,
+    rule: str | None = None,
 ) -> list[DeadLetter]:
     """Dead letters reached ``queue_arn``: at least one, or exactly ``count``.
 
@@ -250,8 +260,8 @@ def assert_dead_lettered(
     """
     __tracebackhide__ = True
     require_queue(records, queue_arn)
-    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains)
-    what = filters(None, payload_contains, schedule, group, attributes)
+    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains, rule)
+    what = filters(None, payload_contains, schedule, group, attributes, rule)
     if _as_expected(
         records,
         clock,
@@ -260,7 +270,7 @@ def assert_dead_lettered(
         f"Expected no dead letter in {queue_arn}{what}",
         "dead-lettered",
         _with_queue(queue_arn),
-        ScheduleFilter(schedule, group),
+        records.scope(schedule, group, rule),
     ):
         return letters
     raise failure(
@@ -281,17 +291,18 @@ def assert_not_dead_lettered(
     group: str | None = None,
     attributes: Mapping[str, str] | None = None,
     payload_contains: Any = None,
+    rule: str | None = None,
 ) -> None:
     """No dead letter (matching the filters) reached ``queue_arn``, or any queue if None;
     some schedule had such a queue, and the clock moved since the last change to one."""
     __tracebackhide__ = True
     if queue_arn is not None:
         require_queue(records, queue_arn)
-    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains)
+    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains, rule)
     where = "any dead-letter queue" if queue_arn is None else queue_arn
     verdict = (
         f"Expected no dead letter in {where}"
-        f"{filters(None, payload_contains, schedule, group, attributes)}"
+        f"{filters(None, payload_contains, schedule, group, attributes, rule)}"
     )
     if letters:
         raise failure(
@@ -309,7 +320,7 @@ def assert_not_dead_lettered(
         verdict,
         "dead-lettered",
         _with_queue(queue_arn),
-        ScheduleFilter(schedule, group),
+        records.scope(schedule, group, rule),
     )
 
 
@@ -327,14 +338,15 @@ def assert_dropped(
     *,
     schedule: str | None = None,
     group: str | None = None,
+    rule: str | None = None,
 ) -> list[Activity]:
     """Occurrences were lost (``Records.drops``): at least one, or exactly ``count``,
     from ``schedule`` (a name or ARN) and ``group`` if given. Returns them, and from then
     on they count as asserted: the pytest plugin reports only the others at teardown."""
     __tracebackhide__ = True
-    drops = records.drops(schedule, group)
-    what = filters(schedule=schedule, group=group)
-    named = ScheduleFilter(schedule, group)
+    drops = records.drops(schedule, group, rule)
+    what = filters(schedule=schedule, group=group, rule=rule)
+    named = records.scope(schedule, group, rule)
     if _as_expected(
         records, clock, count, drops, f"Expected no drop{what}", "dropped", _any, named
     ):

@@ -16,6 +16,7 @@ from typing import Any, Callable, TypeVar
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
+from pytest_schedemu.model.rules import rule_target_label
 from pytest_schedemu.records.reader import Records, target_matches
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
@@ -45,9 +46,12 @@ def cut(text: str | None) -> str:
 
 
 def schedule_of(arn: str) -> str:
-    """``group/name`` of a schedule ARN; anything else as it is."""
+    """``group/name`` of a schedule ARN, ``rule <name> → <target id>`` of a rule target's
+    key; anything else as it is."""
     parts = scheduler_arn(arn)
-    return f"{parts.group}/{parts.name}" if isinstance(parts, ScheduleArn) else arn
+    if isinstance(parts, ScheduleArn):
+        return f"{parts.group}/{parts.name}"
+    return rule_target_label(arn) or arn
 
 
 def attempt_line(attempt: Attempt) -> str:
@@ -57,7 +61,7 @@ def attempt_line(attempt: Attempt) -> str:
         kind = "retryable" if attempt.retryable else "permanent"
         outcome = f"FAILED {attempt.error_code} ({kind})"
     return (
-        f"  {ztime(attempt.attempted_at)} {attempt.group_name}/{attempt.schedule_name} "
+        f"  {ztime(attempt.attempted_at)} {schedule_of(attempt.schedule_arn)} "
         f"#{attempt.attempt_number} {outcome} {cut(attempt.input)}"
     )
 
@@ -114,14 +118,15 @@ def counts(attempts: Iterable[Attempt]) -> list[str]:
 
 def schedules_aimed_at(records: Records, target_arn: str | None) -> list[str]:
     lines = []
-    for s in records.schedules():
+    rule_targets = records.last_definitions(records.known_rule_targets()).values()
+    for s in [*records.schedules(), *rule_targets]:
         if target_arn is not None and not (
             target_matches(s.target.arn, target_arn) or s.target.dead_letter_arn == target_arn
         ):
             continue
         following = records.next_occurrence_of(s.arn)
         lines.append(
-            f"  {s.group_name}/{s.name} {s.schedule_expression!r} {s.state}, next occurrence "
+            f"  {schedule_of(s.arn)} {s.schedule_expression!r} {s.state}, next occurrence "
             + (ztime(following) if following else "none")
         )
     title = "schedules" if target_arn is None else "schedules aimed at it"
@@ -164,6 +169,7 @@ def filters(
     schedule: str | None = None,
     group: str | None = None,
     attributes: Any = None,
+    rule: str | None = None,
 ) -> str:
     """The filters an assertion was given, as its verdict names them."""
     parts = [
@@ -173,6 +179,7 @@ def filters(
             ("with a payload containing", payload_contains),
             ("from schedule", schedule),
             ("in group", group),
+            ("from rule", rule),
             ("with attributes", attributes),
         )
         if value is not None

@@ -13,12 +13,12 @@ import threading
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any, Callable, Generic, Optional, TypeVar
+from typing import Any, Callable, TypeVar
 
-from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.model.rules import RuleTargetSchedule
 from pytest_schedemu.records.known import Known
+from pytest_schedemu.records.logs import Log, Packed, pack, same, unpack
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
 
 T = TypeVar("T")
@@ -70,65 +70,6 @@ class DroppedRecords(int):
         return f"DroppedRecords({int(self)}, {self.by_kind})"
 
 
-class _Log(Generic[T]):
-    """One kind of record, oldest first. Used only under the history's lock."""
-
-    def __init__(self) -> None:
-        self.items: list[T] = []
-        self.dropped = 0
-
-    def extend(self, new: Iterable[T], cap: int | None) -> None:
-        items = self.items
-        items.extend(new)
-        if cap is not None and len(items) > cap:
-            # Drop the oldest twentieth at once: trimming one record per append would make
-            # every append past the cap cost a full list shift.
-            excess = len(items) - cap + max(1, cap // 20)
-            del items[:excess]
-            self.dropped += excess
-
-
-#: An Activity as kept: (kind, at, schedule ARN, scheduled time, detail), times in whole
-#: microseconds since the epoch.
-_Packed = tuple[str, int, str, Optional[int], str]
-_MICROSECOND = timedelta(microseconds=1)
-
-
-def _microseconds(instant: datetime, last: list[Any]) -> int:
-    # Records made at one virtual instant share one integer: the clock stands still while
-    # a service sees many changes, and each integer would cost as much as the rest.
-    if last[0] != instant:
-        last[:] = [instant, (instant - EPOCH) // _MICROSECOND]
-    value: int = last[1]
-    return value
-
-
-def _pack(activity: Activity, last: list[Any]) -> _Packed:
-    scheduled = activity.scheduled_time
-    return (
-        activity.kind,
-        _microseconds(activity.at, last),
-        activity.schedule_arn,
-        None if scheduled is None else (scheduled - EPOCH) // _MICROSECOND,
-        activity.detail,
-    )
-
-
-def _unpack(packed: _Packed) -> Activity:
-    kind, at, arn, scheduled, detail = packed
-    return Activity(
-        kind,
-        EPOCH + at * _MICROSECOND,
-        arn,
-        None if scheduled is None else EPOCH + scheduled * _MICROSECOND,
-        detail,
-    )
-
-
-def _same(item: Any) -> Any:
-    return item
-
-
 class History:
     """The bounded logs of attempts, executions, dead letters and activity.
 
@@ -140,11 +81,11 @@ class History:
     def __init__(self, max_records: Callable[[], int | None] = lambda: None) -> None:
         self._lock = threading.Lock()
         self._max_records = max_records
-        self._attempts: _Log[Attempt] = _Log()
-        self._dead_letters: _Log[DeadLetter] = _Log()
+        self._attempts: Log[Attempt] = Log()
+        self._dead_letters: Log[DeadLetter] = Log()
         # Activity is kept packed (``_pack``): a service that sees millions of schedules come
         # and go records two changes for each, and a tuple of plain values is half the size.
-        self._activity: _Log[_Packed] = _Log()
+        self._activity: Log[Packed] = Log()
         self._last_instant: list[Any] = [None, 0]
         # Executions are kept per schedule ARN (queries name one schedule), and in one
         # queue of ARNs in generation order, which says whose oldest execution goes first.
@@ -162,9 +103,9 @@ class History:
     def clear(self) -> None:
         with self._lock:
             self._generation += 1
-            self._attempts = _Log()
-            self._dead_letters = _Log()
-            self._activity = _Log()
+            self._attempts = Log()
+            self._dead_letters = Log()
+            self._activity = Log()
             self._executions = {}
             self._execution_order = deque()
             self._executions_dropped = 0
@@ -176,11 +117,11 @@ class History:
         with self._lock:
             cap = self._max_records()
             for kind in ("attempts", "dead_letters", "activity"):
-                log: _Log[Any] = getattr(self, "_" + kind)
+                log: Log[Any] = getattr(self, "_" + kind)
                 log.dropped = saved.dropped.get(kind, 0)
                 records = getattr(saved, kind)
                 if kind == "activity":
-                    records = [_pack(activity, self._last_instant) for activity in records]
+                    records = [pack(activity, self._last_instant) for activity in records]
                 log.extend(records, cap)
             for arn, source in saved.executions:
                 self._executions.setdefault(arn, deque()).append(source)
@@ -210,6 +151,12 @@ class History:
                 noted = (arn, schedule.group_name, schedule.name, target.arn)
                 self.sink("schedules", ((*noted, target.dead_letter_arn),))
 
+    def note_rule_target(self, definition: RuleTargetSchedule) -> None:
+        """Remember that a rule's target existed (its rule's name and ARN, its target and
+        dead-letter queue), and its last definition, as ``note_schedule`` does a schedule's."""
+        with self._lock:
+            self._known.note(definition, definition.arn, self._max_records())
+
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:
             self._attempts.extend(new, self._max_records())
@@ -235,7 +182,7 @@ class History:
         with self._lock:
             if generation is not None and generation != self._generation:
                 return
-            self._activity.extend((_pack(activity, self._last_instant),), self._max_records())
+            self._activity.extend((pack(activity, self._last_instant),), self._max_records())
             if self.sink is not None:
                 self.sink("activity", (activity,))
 
@@ -311,9 +258,9 @@ class History:
                     found.append(item)
             return found, (index + log.dropped if index > 0 else None)
 
-    def _log_of(self, kind: str) -> tuple[_Log[Any], Callable[[Any], Any]]:
+    def _log_of(self, kind: str) -> tuple[Log[Any], Callable[[Any], Any]]:
         """The log of ``kind`` and how to read its items (activity is kept packed)."""
-        return getattr(self, "_" + kind), _unpack if kind == "activity" else _same
+        return getattr(self, "_" + kind), unpack if kind == "activity" else same
 
     def written(self) -> dict[str, int]:
         """How many records of each kind were ever written since the last clear (dropped
@@ -346,7 +293,7 @@ class History:
         """Every activity record, or those of ``kinds``, oldest first."""
         with self._lock:
             packed = list(self._activity.items)
-        return [_unpack(item) for item in packed if kinds is None or item[0] in kinds]
+        return [unpack(item) for item in packed if kinds is None or item[0] in kinds]
 
     def execution_sources(self, schedule_arns: Iterable[str]) -> list[ExecutionSource]:
         """The kept occurrences of each ARN, in generation order."""
@@ -371,6 +318,19 @@ class History:
         with self._lock:
             definitions = self._known.definitions
             return {arn: definitions[arn] for arn in schedule_arns if arn in definitions}
+
+    def known_rules(self) -> tuple[dict[str, list[str]], bool]:
+        """(rule name -> the ARNs of the rules of that name) of every rule whose targets
+        were planned since the last clear, and whether nothing was forgotten."""
+        with self._lock:
+            known = self._known
+            return {name: list(arns) for name, arns in known.rules.items()}, known.complete
+
+    def known_rule_targets(self) -> dict[str, str]:
+        """(rule target key -> its rule's ARN) of every rule target since the last clear,
+        in the order first seen."""
+        with self._lock:
+            return dict(self._known.rule_targets)
 
     def known_groups(self) -> tuple[list[str], bool]:
         """The groups that held a schedule since the last clear, and whether nothing was

@@ -46,45 +46,68 @@ class Inspection:
     # -- queries ---------------------------------------------------------------------------
 
     def attempts(
-        self, schedule: str | None = None, group: str | None = None, target_arn: str | None = None
+        self,
+        schedule: str | None = None,
+        group: str | None = None,
+        target_arn: str | None = None,
+        *,
+        rule: str | None = None,
     ) -> list[Attempt]:
         """Every attempt made, failed ones too, in delivery order.
 
         ``schedule`` is a schedule name (or a schedule ARN); ``group`` a group name;
-        ``target_arn`` a target ARN, or ``service:action`` for universal targets. A
-        schedule that never existed (in that group), or a group that never existed, raises
-        LookupError naming those that did; without ``group`` a name matches it in every
-        group.
+        ``target_arn`` a target ARN, or ``service:action`` for universal targets; ``rule``
+        a scheduled EventBridge rule's name (or ARN), whose targets' attempts it keeps. A
+        schedule that never existed (in that group), a group or a scheduled rule that never
+        existed, raises LookupError naming those that did; without ``group`` a name matches
+        it in every group. ``rule`` with ``schedule`` or ``group`` raises ValueError: a
+        rule's records name no schedule, so they could match nothing.
         """
-        return self._records.attempts(schedule, group, target_arn)
+        return self._records.attempts(schedule, group, target_arn, rule)
 
     def deliveries(
-        self, target_arn: str | None = None, schedule: str | None = None, group: str | None = None
+        self,
+        target_arn: str | None = None,
+        schedule: str | None = None,
+        group: str | None = None,
+        *,
+        rule: str | None = None,
     ) -> list[Attempt]:
         """The successful attempts, in delivery order; filters as ``attempts`` has them."""
-        return self._records.deliveries(target_arn, schedule, group)
+        return self._records.deliveries(target_arn, schedule, group, rule)
 
     def dead_letters(
-        self, queue_arn: str | None = None, schedule: str | None = None, group: str | None = None
+        self,
+        queue_arn: str | None = None,
+        schedule: str | None = None,
+        group: str | None = None,
+        *,
+        rule: str | None = None,
     ) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent; ``schedule`` and
-        ``group`` filter by where they came from, as ``attempts`` has them."""
-        return self._records.dead_letters(queue_arn, schedule, group)
+        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``,
+        ``group`` and ``rule`` filter by where they came from, as ``attempts`` has them."""
+        return self._records.dead_letters(queue_arn, schedule, group, rule)
 
-    def drops(self, schedule: str | None = None, group: str | None = None) -> list[Activity]:
+    def drops(
+        self, schedule: str | None = None, group: str | None = None, *, rule: str | None = None
+    ) -> list[Activity]:
         """The occurrences lost, oldest first: each ``Activity`` of kind ``dropped`` (it
-        ended failed and its schedule had no dead-letter queue) or ``dlq_failed`` (its dead
-        letter could not be sent), with ``detail`` ``"ERROR_CODE: message"``. Filters as
-        ``attempts`` has them."""
-        return self._records.drops(schedule, group)
+        ended failed and its schedule, or rule target, had no dead-letter queue) or
+        ``dlq_failed`` (its dead letter could not be sent), with ``detail``
+        ``"ERROR_CODE: message"``. Filters as ``attempts`` has them."""
+        return self._records.drops(schedule, group, rule)
 
     def unasserted_drops(self) -> list[Activity]:
         """The drops no passing ``assert_dropped`` matched: the pytest plugin fails a test
         that leaves any (unless it allows drops)."""
         return self._records.unasserted_drops()
 
-    def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
-        """One record per occurrence of the schedule, in the order they were generated.
+    def executions(
+        self, schedule: str | None = None, group: str | None = None, *, rule: str | None = None
+    ) -> list[Execution]:
+        """One record per occurrence of the schedule, in the order they were generated; or,
+        with ``rule`` (a scheduled rule's name or ARN) instead, of each of its targets in
+        turn.
 
         ``schedule`` is a name or an ARN. ``group`` None finds the schedule in whichever
         group holds it; a name held by several groups raises ValueError naming them, and a
@@ -93,7 +116,7 @@ class Inspection:
         made (or it is cancelled before that): one still waiting out a flexible window has
         no history yet.
         """
-        return self._records.executions(schedule, group)
+        return self._records.executions(schedule, group, rule)
 
     def activity(self, kind: str | None = None) -> list[Activity]:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
@@ -120,6 +143,7 @@ class Inspection:
         since: Instant | None = None,
         until: Instant | None = None,
         title: str = "schedemu timeline",
+        rule: str | None = None,
     ) -> Path:
         """Write what happened as a self-contained HTML page and return its path.
 
@@ -132,10 +156,11 @@ class Inspection:
         ``group`` and ``target_arn`` narrow it down (a schedule or group that never
         existed raises LookupError); ``since`` and
         ``until`` (aware datetimes or ISO 8601 strings) fix the axis, and with ``until``
-        after now the lanes show their next occurrences.
+        after now the lanes show their next occurrences. Each target of a scheduled rule has
+        a lane of its own; ``rule`` keeps those of one rule.
         """
         with collector_paused():
-            data = self._timeline_data(schedule, group, target_arn, since, until)
+            data = self._timeline_data(schedule, group, target_arn, since, until, rule)
             page = render_timeline_html(data, title=title)
         if path is None or Path(path).is_dir():
             handle, name = tempfile.mkstemp(
@@ -158,10 +183,11 @@ class Inspection:
         since: Instant | None = None,
         until: Instant | None = None,
         width: int = 1200,
+        rule: str | None = None,
     ) -> str:
         """The picture of ``timeline()`` alone, as one ``<svg>`` element to embed in a page."""
         with collector_paused():
-            data = self._timeline_data(schedule, group, target_arn, since, until)
+            data = self._timeline_data(schedule, group, target_arn, since, until, rule)
             return render_timeline_svg(data, width=width)
 
     def _timeline_data(
@@ -171,6 +197,7 @@ class Inspection:
         target_arn: str | None,
         since: Instant | None,
         until: Instant | None,
+        rule: str | None = None,
     ) -> TimelineData:
         return timeline_data(
             self._records,
@@ -180,6 +207,7 @@ class Inspection:
             target_arn=target_arn,
             since=since,
             until=until,
+            rule=rule,
         )
 
     @property
@@ -202,6 +230,7 @@ class Inspection:
         schedule: str | None = None,
         group: str | None = None,
         payload_contains: Any = None,
+        rule: str | None = None,
     ) -> list[Attempt]:
         """Fail, listing what happened instead, unless ``target_arn`` received deliveries
         (exactly ``count``, if given); return the matching deliveries.
@@ -223,6 +252,7 @@ class Inspection:
             schedule=schedule,
             group=group,
             payload_contains=payload_contains,
+            rule=rule,
         )
 
     def assert_not_delivered(
@@ -233,6 +263,7 @@ class Inspection:
         schedule: str | None = None,
         group: str | None = None,
         payload_contains: Any = None,
+        rule: str | None = None,
     ) -> None:
         """Fail, listing the deliveries, if ``target_arn`` received any matching the
         filters (as ``assert_delivered`` has them). Dead letters are not deliveries.
@@ -250,6 +281,7 @@ class Inspection:
             schedule=schedule,
             group=group,
             payload_contains=payload_contains,
+            rule=rule,
         )
 
     def assert_dead_lettered(
@@ -261,6 +293,7 @@ class Inspection:
         *,
         group: str | None = None,
         payload_contains: Any = None,
+        rule: str | None = None,
     ) -> list[DeadLetter]:
         """Fail, listing what happened instead, unless ``queue_arn`` received dead letters
         (at least one, or exactly ``count``) matching the filters; return the matching
@@ -276,6 +309,7 @@ class Inspection:
             attributes,
             group=group,
             payload_contains=payload_contains,
+            rule=rule,
         )
 
     def assert_not_dead_lettered(
@@ -286,6 +320,7 @@ class Inspection:
         group: str | None = None,
         attributes: dict[str, str] | None = None,
         payload_contains: Any = None,
+        rule: str | None = None,
     ) -> None:
         """Fail, listing them, if ``queue_arn`` (any queue when None) received dead letters
         matching the filters (as ``assert_dead_lettered`` has them).
@@ -303,10 +338,16 @@ class Inspection:
             group=group,
             attributes=attributes,
             payload_contains=payload_contains,
+            rule=rule,
         )
 
     def assert_dropped(
-        self, count: int | None = None, *, schedule: str | None = None, group: str | None = None
+        self,
+        count: int | None = None,
+        *,
+        schedule: str | None = None,
+        group: str | None = None,
+        rule: str | None = None,
     ) -> list[Activity]:
         """Fail, listing the drops there were, unless occurrences were lost (at least one,
         or exactly ``count``) from ``schedule`` and ``group`` (as ``drops`` has them);
@@ -314,7 +355,7 @@ class Inspection:
         check reports only the others."""
         __tracebackhide__ = True
         return assertions.assert_dropped(
-            self._records, self.clock, count, schedule=schedule, group=group
+            self._records, self.clock, count, schedule=schedule, group=group, rule=rule
         )
 
     def describe_attempts(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.model.rules import RuleTargetSchedule
 
 #: How many schedules' last definitions are kept, most recently changed first: enough to
 #: draw the lanes of deleted schedules, without keeping every definition a long-running
@@ -45,12 +46,21 @@ class Known:
         #: Target ARNs and dead-letter queue ARNs, in the order first seen.
         self.targets: dict[str, None] = {}
         self.dead_letter_queues: dict[str, None] = {}
-        #: schedule ARN -> its last definition, the most recently noted last.
+        #: schedule ARN (or rule target key) -> its last definition, the most recently noted
+        #: last.
         self.definitions: dict[str, Schedule] = {}
+        #: rule name -> the ARNs of the rules of that name; rule target key -> its rule's
+        #: ARN, each in the order first seen.
+        self.rules: dict[str, dict[str, None]] = {}
+        self.rule_targets: dict[str, str] = {}
         self.complete = True
 
     def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
-        self._add(arn, schedule.group_name, schedule.name)
+        if isinstance(schedule, RuleTargetSchedule):
+            self.rules.setdefault(schedule.rule_name, {})[schedule.rule_arn] = None
+            self.rule_targets[arn] = schedule.rule_arn
+        else:
+            self._add(arn, schedule.group_name, schedule.name)
         self.definitions.pop(arn, None)
         self.definitions[arn] = schedule
         if len(self.definitions) > KEPT_DEFINITIONS:
@@ -59,6 +69,12 @@ class Known:
         if schedule.target.dead_letter_arn is not None:
             self.dead_letter_queues[schedule.target.dead_letter_arn] = None
         cap = known_cap(cap)
+        while len(self.rule_targets) > cap:
+            self.complete = False
+            del self.rule_targets[next(iter(self.rule_targets))]
+        while len(self.rules) > cap:
+            self.complete = False
+            del self.rules[next(iter(self.rules))]
         while len(self.arns) > cap:
             self.complete = False
             oldest = next(iter(self.arns))

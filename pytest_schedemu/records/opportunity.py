@@ -20,9 +20,11 @@ from typing import Any, Callable
 
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.model.arns import ScheduleFilter
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.records.reader import Records, closest_first, listing, target_matches
+from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.records.listing import closest_first, listing
+from pytest_schedemu.records.reader import Records, target_matches
+from pytest_schedemu.records.scope import Scope
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -39,12 +41,12 @@ def require_target(records: Records, target_arn: str) -> None:
         return
     if target_arn in queues:
         raise DeliveryAssertionError(
-            f"{target_arn} is a dead-letter queue, never a schedule's target: dead letters "
-            "are not deliveries. Use assert_dead_lettered or assert_not_dead_lettered."
+            f"{target_arn} is a dead-letter queue, never a schedule's or rule's target: dead "
+            "letters are not deliveries. Use assert_dead_lettered or assert_not_dead_lettered."
         )
     raise DeliveryAssertionError(
-        f"{target_arn} was never the target of any schedule in this test, so nothing can be "
-        f"said of its deliveries. {_did_you_mean(target_arn, targets, 'Targets')}"
+        f"{target_arn} was never the target of any schedule or rule in this test, so nothing "
+        f"can be said of its deliveries. {_did_you_mean(target_arn, targets, 'Targets')}"
     )
 
 
@@ -55,11 +57,11 @@ def require_queue(records: Records, queue_arn: str) -> None:
         return
     if any(target_matches(t, queue_arn) for t in targets):
         raise DeliveryAssertionError(
-            f"{queue_arn} is a target, never a schedule's dead-letter queue. Use "
+            f"{queue_arn} is a target, never a schedule's or rule's dead-letter queue. Use "
             "assert_delivered or assert_not_delivered."
         )
     raise DeliveryAssertionError(
-        f"{queue_arn} was never the dead-letter queue of any schedule in this test. "
+        f"{queue_arn} was never the dead-letter queue of any schedule or rule in this test. "
         f"{_did_you_mean(queue_arn, queues, 'Dead-letter queues')}"
     )
 
@@ -70,7 +72,8 @@ def require_some_queue(records: Records, verdict: str) -> None:
     _, queues, complete = records.known_targets()
     if complete and not queues:
         raise DeliveryAssertionError(
-            f"{verdict}, but no schedule in this test ever had a dead-letter queue: nothing "
+            f"{verdict}, but no schedule or rule target in this test ever had a dead-letter "
+            "queue: nothing "
             "could have been dead-lettered. An occurrence that ends failed without one is "
             "dropped (see drops() and assert_dropped())."
         )
@@ -153,7 +156,7 @@ def require_time_passed(
     verdict: str,
     happened: str,
     in_scope: Callable[[Schedule], bool],
-    named: ScheduleFilter,
+    named: Scope,
 ) -> None:
     """Fail when nothing could have happened since the last change to a schedule in scope
     (``in_scope`` and ``named``): the clock stands where that change left it, and no
@@ -164,11 +167,13 @@ def require_time_passed(
     __tracebackhide__ = True
     if clock.real_time:
         return
-    definitions = records.last_definitions(records.known_schedule_arns())
+    definitions = records.last_definitions(
+        [*records.known_schedule_arns(), *records.known_rule_targets()]
+    )
     scope = {
         arn: s
         for arn, s in definitions.items()
-        if in_scope(s) and named.matches(arn, s.group_name, s.name)
+        if in_scope(s) and named.matches(arn, s.group_name, s.name, _rule_of(s))
     }
     if not scope:
         return
@@ -184,8 +189,13 @@ def require_time_passed(
         a.schedule_arn == last_arn and a.at == changed for a in records.activity("updated")
     )
     change = "updated" if updated else "created"
+    what = last.label if isinstance(last, RuleTargetSchedule) else f"{last.group_name}/{last.name}"
     raise DeliveryAssertionError(
-        f"{verdict}, but the clock never moved after {last.group_name}/{last.name} was "
-        f"{change} at {ztime(changed)}: nothing could have been {happened} since. Move the "
-        "clock (advance, move_to or tick) past what must not happen, then assert."
+        f"{verdict}, but the clock never moved after {what} was {change} at "
+        f"{ztime(changed)}: nothing could have been {happened} since. Move the clock "
+        "(advance, move_to or tick) past what must not happen, then assert."
     )
+
+
+def _rule_of(schedule: Schedule) -> str | None:
+    return schedule.rule_arn if isinstance(schedule, RuleTargetSchedule) else None

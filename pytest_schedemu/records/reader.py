@@ -13,17 +13,18 @@ others.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, suppress
 from datetime import datetime
 from typing import Any, Callable, Protocol
 
 from pytest_schedemu.errors import raised_for_the_caller
-from pytest_schedemu.model.arns import ScheduleArn, ScheduleFilter, schedule_arn, scheduler_arn
+from pytest_schedemu.model.arns import ScheduleArn, schedule_arn, scheduler_arn
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.records.drops import DROP_KINDS, AssertedDrops
 from pytest_schedemu.records.history import DroppedRecords, History
+from pytest_schedemu.records.listing import closest_first, listing
+from pytest_schedemu.records.scope import Scope, check_rule_filter, rule_arns
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 from pytest_schedemu.targets import target_kind
 
@@ -57,19 +58,6 @@ class Identity(Protocol):
 
     @property
     def account_id(self) -> str: ...
-
-
-def closest_first(word: str, candidates: Iterable[str]) -> list[str]:
-    """``candidates`` ordered by likeness to ``word``, the likeliest first."""
-    ratio = {c: difflib.SequenceMatcher(None, word, c).ratio() for c in set(candidates)}
-    return sorted(ratio, key=lambda c: (-ratio[c], c))
-
-
-def listing(items: list[str], limit: int = 10) -> str:
-    """``items`` joined, the first ``limit`` of them when that hides two or more."""
-    if len(items) <= limit + 1:
-        return ", ".join(items)
-    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
 
 
 def target_matches(target_arn: str, key: str) -> bool:
@@ -196,21 +184,38 @@ class Records:
 
     # -- queries -------------------------------------------------------------------------
 
+    def scope(
+        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
+    ) -> Scope:
+        """The records the filters name, each checked: a schedule, group or rule that never
+        existed is a LookupError, ``rule`` with ``schedule`` or ``group`` a ValueError."""
+        check_rule_filter(rule, schedule, group)
+        if rule is not None:
+            return Scope(rules=rule_arns(self._history, rule))
+        self.check_filter(schedule, group)
+        return Scope(schedule, group)
+
+    def rule_target_keys(self, rule: str) -> list[str]:
+        """The keys of the targets of the rule ``rule`` (a name or an ARN) names, strictly,
+        in the order first seen."""
+        arns = set(rule_arns(self._history, rule))
+        return [key for key, arn in self._history.known_rule_targets().items() if arn in arns]
+
     def attempt_filter(
         self,
         schedule: str | None = None,
         group: str | None = None,
         target_arn: str | None = None,
         succeeded: bool | None = None,
+        rule: str | None = None,
     ) -> Callable[[Attempt], bool]:
         """The test an attempt passes to match the filters (checked as ``attempts`` does)."""
-        self.check_filter(schedule, group)
-        named = ScheduleFilter(schedule, group)
+        named = self.scope(schedule, group, rule)
 
         def keep(a: Attempt) -> bool:
             return (
                 (target_arn is None or target_matches(a.target_arn, target_arn))
-                and named.matches(a.schedule_arn, a.group_name, a.schedule_name)
+                and named.matches(a.schedule_arn, a.group_name, a.schedule_name, a.rule_arn)
                 and (succeeded is None or a.succeeded == succeeded)
             )
 
@@ -221,16 +226,18 @@ class Records:
         schedule: str | None = None,
         group: str | None = None,
         target_arn: str | None = None,
+        rule: str | None = None,
     ) -> list[Attempt]:
         """Every attempt made, failed ones too, in delivery order.
 
         ``schedule`` (a name or an ARN) must name a schedule that existed: LookupError
-        otherwise. Without ``group`` a name matches that name in every group.
+        otherwise. Without ``group`` a name matches that name in every group. ``rule`` (a
+        rule's name or ARN) keeps the attempts of that rule's targets (``scope``).
         """
         found = self._history.attempts()
-        if schedule is None and group is None and target_arn is None:
+        if schedule is None and group is None and target_arn is None and rule is None:
             return found
-        keep = self.attempt_filter(schedule, group, target_arn)
+        keep = self.attempt_filter(schedule, group, target_arn, rule=rule)
         return [a for a in found if keep(a)]
 
     def attempts_at(self, key: str) -> list[Attempt]:
@@ -242,21 +249,25 @@ class Records:
         target_arn: str | None = None,
         schedule: str | None = None,
         group: str | None = None,
+        rule: str | None = None,
     ) -> list[Attempt]:
         """The successful attempts, in delivery order."""
-        keep = self.attempt_filter(schedule, group, target_arn, succeeded=True)
+        keep = self.attempt_filter(schedule, group, target_arn, succeeded=True, rule=rule)
         return [a for a in self._history.attempts() if keep(a)]
 
     def dead_letters(
-        self, queue_arn: str | None = None, schedule: str | None = None, group: str | None = None
+        self,
+        queue_arn: str | None = None,
+        schedule: str | None = None,
+        group: str | None = None,
+        rule: str | None = None,
     ) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``
-        and ``group`` are checked and matched as ``attempts`` has them."""
+        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``,
+        ``group`` and ``rule`` are checked and matched as ``attempts`` has them."""
         letters = self._history.dead_letters()
-        if queue_arn is None and schedule is None and group is None:
+        if queue_arn is None and schedule is None and group is None and rule is None:
             return letters
-        self.check_filter(schedule, group)
-        named = ScheduleFilter(schedule, group)
+        named = self.scope(schedule, group, rule)
         return [
             d
             for d in letters
@@ -267,12 +278,14 @@ class Records:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
         return self._history.activity(None if kind is None else (kind,))
 
-    def drops(self, schedule: str | None = None, group: str | None = None) -> list[Activity]:
+    def drops(
+        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
+    ) -> list[Activity]:
         """The occurrences lost, oldest first: those that ended failed without a dead-letter
         queue (``dropped``) and those whose dead letter could not be sent (``dlq_failed``).
-        ``schedule`` and ``group`` are checked and matched as ``attempts`` has them."""
-        self.check_filter(schedule, group)
-        named = ScheduleFilter(schedule, group)
+        ``schedule``, ``group`` and ``rule`` are checked and matched as ``attempts`` has
+        them."""
+        named = self.scope(schedule, group, rule)
         return [d for d in self._history.activity(DROP_KINDS) if named.matches_arn(d.schedule_arn)]
 
     def note_asserted_drops(self, drops: Iterable[Activity]) -> None:
@@ -302,12 +315,20 @@ class Records:
         """How many records of each kind were ever written since the last reset."""
         return self._history.written()
 
-    def executions(self, schedule: str, group: str | None = None) -> list[Execution]:
-        """One record per occurrence of the schedule, in the order they were generated.
+    def executions(
+        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
+    ) -> list[Execution]:
+        """One record per occurrence of the schedule, in the order they were generated; or,
+        with ``rule``, of each of the rule's targets in turn.
 
         ``group`` None finds the schedule in whichever group holds it (see
         ``schedule_arns`` for the errors).
         """
+        check_rule_filter(rule, schedule, group)
+        if rule is not None:
+            return self.executions_of(self.rule_target_keys(rule))
+        if schedule is None:
+            raise TypeError("executions() needs a schedule (a name or an ARN) or a rule=")
         return self.executions_of(self.schedule_arns(schedule, group))
 
     def executions_of(self, arns: Iterable[str]) -> list[Execution]:
@@ -356,6 +377,10 @@ class Records:
     def groups(self) -> list[ScheduleGroup]:
         """Every schedule group, in every account and region."""
         return self._schedules.all_groups()
+
+    def known_rule_targets(self) -> dict[str, str]:
+        """(rule target key -> its rule's ARN) since the last reset, first seen first."""
+        return self._history.known_rule_targets()
 
     def known_schedule_arns(self) -> dict[str, str]:
         """(ARN -> name) of every schedule since the last reset that is still remembered

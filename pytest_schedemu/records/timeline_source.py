@@ -16,7 +16,7 @@ from itertools import islice
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import Instant, to_utc
-from pytest_schedemu.model.arns import GroupArn, ScheduleFilter, scheduler_arn
+from pytest_schedemu.model.arns import GroupArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
@@ -38,15 +38,17 @@ def timeline_data(
     since: Instant | None = None,
     until: Instant | None = None,
     schedule_arns: Sequence[str] | None = None,
+    rule: str | None = None,
 ) -> TimelineData:
     """Everything a timeline of these filters shows, up to ``now``.
 
     ``schedule`` is a name or an ARN and ``group`` a group name: either one that never
-    existed raises LookupError naming the known ones (``Records.check_filter``).
-    ``schedule_arns``, when given, keeps only those schedules. ``since`` and ``until`` are
-    aware datetimes or ISO 8601 strings.
+    existed raises LookupError naming the known ones (``Records.check_filter``); ``rule``
+    keeps the lanes of a scheduled rule's targets (one lane each). ``schedule_arns``, when
+    given, keeps only those schedules. ``since`` and ``until`` are aware datetimes or ISO
+    8601 strings.
     """
-    records.check_filter(schedule, group)
+    named = records.scope(schedule, group, rule)
     start = None if since is None else to_utc(since, what="since")
     end = None if until is None else to_utc(until, what="until")
     if start is not None and end is not None and start >= end:
@@ -56,11 +58,14 @@ def timeline_data(
         )
     current = {s.arn: s for s in records.schedules()}
     known = records.known_schedule_arns()
-    candidates = dict.fromkeys([*current, *known])
+    # A rule target's lane draws its last definition; one whose plan is gone has no next
+    # occurrence, so it draws none ahead either.
+    rule_targets = records.last_definitions(records.known_rule_targets())
+    candidates = dict.fromkeys([*current, *known, *rule_targets])
+    current.update(rule_targets)
     if schedule_arns is not None:
         wanted = set(schedule_arns)
         candidates = {arn: None for arn in candidates if arn in wanted}
-    named = ScheduleFilter(schedule, group)
     arns = [arn for arn in candidates if named.matches_arn(arn)]
     kept = set(arns)
     gone = [arn for arn in arns if arn not in current]

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from pytest_schedemu.model.rules import parse_rule_target_key
+
 # Execution statuses.
 SUCCESS = "success"
 RETRYING = "retrying"
@@ -104,6 +106,12 @@ class Attempt(LazyRecord):
     incarnation: int = 0
     #: Whether a test fired its occurrence by hand (``Emulator.fire``), out of its schedule.
     fired: bool = False
+    #: For a rule target's record: its rule's ARN and name and the target's id (its
+    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: a schedule's.
+    rule_arn: str | None = None
+    rule_name: str | None = None
+    target_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,10 +129,21 @@ class DeadLetter:
     queue_url: str = ""
     #: Whether the send reached the queue (False: recorded as ``dlq_failed``).
     delivered: bool = True
+    #: For a rule target's record: its rule's ARN and name and the target's id (its
+    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: a schedule's.
+    rule_arn: str | None = None
+    rule_name: str | None = None
+    target_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _name_rule_target(self)
 
 
 #: The message attributes of a dead letter (``DeadLetter.attributes``), as AWS names them;
-#: ``EXHAUSTED_RETRY_CONDITION`` is there only when retryable failures ran out.
+#: ``EXHAUSTED_RETRY_CONDITION`` is there only when retryable failures ran out. A rule
+#: target's carry ``RULE_ARN``, ``TARGET_ARN``, ``ERROR_CODE``, ``ERROR_MESSAGE``,
+#: ``EXHAUSTED_RETRY_CONDITION`` and ``RETRY_ATTEMPTS``.
 DEAD_LETTER_ATTRIBUTES = (
     "ERROR_CODE",
     "ERROR_MESSAGE",
@@ -132,6 +151,7 @@ DEAD_LETTER_ATTRIBUTES = (
     "EXHAUSTED_RETRY_CONDITION",
     "IS_PAYLOAD_TRUNCATED",
     "RETRY_ATTEMPTS",
+    "RULE_ARN",
     "SCHEDULED_TIME",
     "SCHEDULE_ARN",
     "TARGET_ARN",
@@ -157,6 +177,12 @@ class Execution(LazyRecord):
     exhausted_condition: str | None = None
     #: Whether a test fired it by hand (``Emulator.fire``), out of its schedule.
     fired: bool = False
+    #: For a rule target's record: its rule's ARN and name and the target's id (its
+    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: a schedule's.
+    rule_arn: str | None = None
+    rule_name: str | None = None
+    target_id: str | None = None
 
     def snapshot(self) -> Execution:
         """An execution that can no longer change (one read back from a state file, its
@@ -176,13 +202,24 @@ class Activity:
     schedule_arn: str
     scheduled_time: datetime | None = None
     detail: str = ""
+    #: For a rule target's record: its rule's ARN and name and the target's id (its
+    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: a schedule's.
+    rule_arn: str | None = None
+    rule_name: str | None = None
+    target_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _name_rule_target(self)
 
 
 #: Every kind of ``Activity``, with what it records.
 ACTIVITY_KINDS = {
-    "created": "a schedule was created (detail: its state)",
-    "updated": "a schedule was updated (detail: its state)",
-    "deleted": "a schedule was deleted (detail: deleted, or group_deleted)",
+    "created": "a schedule, or a scheduled rule's target, was created (detail: its state)",
+    "updated": "a schedule was updated, or a rule target's rule or definition changed "
+    "(detail: its state)",
+    "deleted": "a schedule was deleted (detail: deleted, or group_deleted), or a rule target "
+    "(detail: deleted, target_removed, or no_schedule when its rule lost its expression)",
     "auto_deleted": "a schedule deleted itself after its last occurrence",
     "cancelled": "a pending occurrence was cancelled (detail: why)",
     "dropped": "an occurrence ended failed without a dead-letter queue (detail: the error)",
@@ -232,7 +269,7 @@ class PendingWork:
     due: datetime
     #: One of ``PENDING_KINDS``.
     kind: str
-    #: The schedule it belongs to; None for a group removal.
+    #: The schedule it belongs to; None for a group removal and a rule target's work.
     schedule_name: str | None
     group_name: str
     schedule_arn: str | None
@@ -245,3 +282,24 @@ class PendingWork:
     scheduled_time: datetime | None = None
     #: Whether the occurrence was fired by hand (``Emulator.fire``).
     fired: bool = False
+    #: For a rule target's record: its rule's ARN and name and the target's id (its
+    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: a schedule's.
+    rule_arn: str | None = None
+    rule_name: str | None = None
+    target_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _name_rule_target(self)
+
+
+def _name_rule_target(record: Any) -> None:
+    """Fill a record's rule fields from its key, when it names a rule target: a record of
+    a rule target is the same however it was made."""
+    key = record.schedule_arn
+    if record.rule_arn is None and key is not None and "#" in key:
+        parts = parse_rule_target_key(key)
+        if parts is not None:
+            object.__setattr__(record, "rule_arn", parts.rule_arn)
+            object.__setattr__(record, "rule_name", parts.rule_name)
+            object.__setattr__(record, "target_id", parts.target_id)

@@ -19,7 +19,7 @@ from pytest_schedemu.targets.kinds import (
     target_kind,
     target_operation,
 )
-from pytest_schedemu.targets.render import Render, TargetContext
+from pytest_schedemu.targets.render import MaterializedRequest, Render, TargetContext
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +59,13 @@ class TargetPlan:
         return events.substitute(
             text, self.schedule_arn, scheduled_time, execution_id, attempt_number
         )
+
+    def request_for(
+        self, payload: str, scheduled_time: Moment, event_id: str
+    ) -> MaterializedRequest:
+        """The request of an attempt that sends ``payload``: a rule target's may also take
+        a part of the event it is sent for (Kinesis's partition key)."""
+        return self.materialize(payload)
 
     def shortener(self, payload: str) -> tuple[Callable[[int], str], int]:
         """How to shorten this target's request while keeping it valid JSON: a function of

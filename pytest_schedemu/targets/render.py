@@ -62,7 +62,7 @@ def sqs_queue_url(kind: TargetKind, template: str) -> str:
     )
 
 
-def _base64(payload: str) -> str:
+def base64_text(payload: str) -> str:
     # A lone surrogate (JSON allows "\ud800") must not make the attempt crash.
     return base64.b64encode(payload.encode("utf-8", "surrogatepass")).decode("ascii")
 
@@ -125,7 +125,7 @@ def taking_input_object(request: dict[str, Any], key: str | None) -> Render:
 
 def _base64_slotted(build: Callable[[str], dict[str, Any]]) -> Render:
     record = slotted(build)
-    return lambda payload: record(_base64(payload))
+    return lambda payload: record(base64_text(payload))
 
 
 # -- one renderer per kind ---------------------------------------------------------------------
@@ -272,7 +272,7 @@ def firehose(context: TargetContext) -> Render:
 
 
 def ecs(context: TargetContext) -> Render:
-    request = _ecs_request(context.target.arn, context.target.parameters["EcsParameters"])
+    request = ecs_request(context.target.arn, context.target.parameters["EcsParameters"])
     if context.target.input is None:
         return fixed(request)
     return taking_input_object(request, "overrides")
@@ -353,7 +353,7 @@ _ECS_CONVERSIONS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _ecs_request(cluster: str, ecs: Mapping[str, Any]) -> dict[str, Any]:
+def ecs_request(cluster: str, ecs: Mapping[str, Any]) -> dict[str, Any]:
     request: dict[str, Any] = {
         "cluster": cluster,
         "taskDefinition": ecs["TaskDefinitionArn"],

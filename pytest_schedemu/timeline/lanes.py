@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple, Union
 
 from pytest_schedemu.model.arns import GroupArn, ScheduleArn, scheduler_arn
+from pytest_schedemu.model.rules import parse_rule_target_key
 from pytest_schedemu.timeline.model import (
     ActivityRecord,
     AttemptRecord,
@@ -60,10 +61,12 @@ CHANGE_CLASSES = {
 }
 _REMOVALS = frozenset({"deleted", "auto-deleted", "group-removed"})
 _LIFECYCLE = _REMOVALS | {"created"}
-_LIFECYCLE = _REMOVALS | {"created"}
 _STATE_WORD = re.compile(r"\b(ENABLED|DISABLED)\b")
 
 FateRecord = Union[DeadLetterRecord, ActivityRecord]
+#: What a scheduled rule's target's lane shows where a schedule's shows its group; its name
+#: is ``<rule name> → <target id>``.
+RULE_LANES = "EventBridge rule"
 #: No occurrence: the mark of an end that no execution in the data accounts for.
 NO_OCCURRENCE = -1
 
@@ -207,6 +210,10 @@ def build_lanes(data: TimelineData) -> list[Lane]:
             parts = scheduler_arn(arn)
             if isinstance(parts, ScheduleArn):
                 group, name = parts.group, parts.name
+            else:
+                rule = parse_rule_target_key(arn)
+                if rule is not None:
+                    group, name = RULE_LANES, f"{rule.rule_name} → {rule.target_id}"
             lane = lanes[arn] = Lane(arn, group, name or arn)
             lane.origin = data.origins.get(arn)
         return lane

@@ -26,7 +26,7 @@ def test_an_arn_nothing_targets_fails_and_suggests_the_closest(emu: Emulator, cl
         with pytest.raises(DeliveryAssertionError) as caught:
             check()
         message = str(caught.value)
-        assert f"{typo} was never the target of any schedule in this test" in message
+        assert f"{typo} was never the target of any schedule or rule in this test" in message
         assert f"Did you mean {QUEUE}?" in message
         assert message.index(QUEUE) < message.index(FUNCTION)
 
@@ -56,7 +56,7 @@ def test_assert_not_dead_lettered(emu: Emulator, client: Any) -> None:
     emu.assert_not_dead_lettered(DLQ, schedule="ok")
     with pytest.raises(DeliveryAssertionError, match="never the dead-letter queue"):
         emu.assert_not_dead_lettered(DLQ + "x")
-    with pytest.raises(DeliveryAssertionError, match="is a target, never a schedule's dead"):
+    with pytest.raises(DeliveryAssertionError, match="is a target, never a schedule's or rule's dead"):
         emu.assert_dead_lettered(QUEUE)
 
 

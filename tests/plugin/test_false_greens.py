@@ -99,7 +99,7 @@ CAUSES = {
         "nothing could have been delivered since*"
     ],
     "test_no_dead_letter_where_no_schedule_had_a_queue": [
-        "*no schedule in this test ever had a dead-letter queue*"
+        "*no schedule or rule target in this test ever had a dead-letter queue*"
     ],
     "ERROR at teardown of test_no_dead_letter_where_no_schedule_had_a_queue": [
         "schedemu: 1 occurrence was lost during this test*",

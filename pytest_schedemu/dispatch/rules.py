@@ -1,0 +1,161 @@
+"""Planning scheduled EventBridge rules: each target of a rule is one more producer.
+
+The store tells the planner of every change to a rule (``rule_saved``) and of its removal
+(``rule_removed``). Each target of a rule with a ``ScheduleExpression`` gets a plan of its
+own, keyed ``<rule ARN>#<target id>`` (``rule_target_key``), with the target's
+incarnation: its occurrences, attempts, retries, dead letters and timeline lane are its
+own, on the queue, settlement and bulk play every schedule uses. What a rule adds is
+EventBridge's (docs/eventbridge-rules.md):
+
+- UTC only; no flexible window, no start or end, nothing after completion.
+- A rule fires at its expression's instants strictly after it was activated (created, given
+  a new expression, or enabled again): ``rate()`` counts from the activation, its first
+  occurrence one period later ("A rate expression starts when you create the scheduled
+  event rule", AWS's rate expressions reference); ``cron()`` from the first match after it.
+- A target added to a firing rule keeps the rule's phase, from the next instant after it
+  was added; a target whose definition changes keeps the phase too.
+- DisableRule stops new occurrences at once; retries of occurrences already made go on
+  (AWS: "Your application might continue to receive events that were already matched by
+  the rule"). So does a change to a target: what was sent keeps its definition.
+- RemoveTargets and DeleteRule (and a PutRule that drops the expression) cancel the
+  target's pending retries, recorded as ``cancelled``: the target, its retry policy and its
+  dead-letter queue are gone with it.
+- The targets of one occurrence share its event, so its id: every target receives the
+  same event, as on AWS; their execution ids differ.
+- Retries follow EventBridge's ladder (``retries.eventbridge_next_attempt``).
+
+Everything here runs under the store's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from pytest_schedemu.delivery.backends import Outcome
+from pytest_schedemu.dispatch.occurrences import Plan
+from pytest_schedemu.dispatch.retries import eventbridge_next_attempt
+from pytest_schedemu.expressions import parse_expression, timeline
+from pytest_schedemu.model.rules import (
+    Rule,
+    RuleTarget,
+    RuleTargetSchedule,
+    rule_target_schedule,
+)
+from pytest_schedemu.records import Activity
+from pytest_schedemu.targets.rule_plan import plan_rule_target
+
+if TYPE_CHECKING:
+    from pytest_schedemu.dispatch.planner import Planner
+
+#: What a target's plan was made from: the rule's expression, whether it fires, when it
+#: was activated, and the target. A change to any re-plans the target.
+_Source = tuple[str | None, bool, datetime, RuleTarget]
+
+
+class RulePlanning:
+    """The live plans of every scheduled rule's targets."""
+
+    def __init__(self, planner: Planner, *, now: Callable[[], datetime]) -> None:
+        self._planner = planner
+        self._now = now
+        #: rule ARN -> target id -> (its live plan, what it was made from)
+        self._plans: dict[str, dict[str, tuple[Plan, _Source]]] = {}
+        #: Keys of the live plans whose input cannot be built: while there are any, every
+        #: attempt is made one by one, so that theirs fail (``Plan.broken``).
+        self.broken: set[str] = set()
+
+    def saved(self, rule: Rule) -> None:
+        """Plan the targets of ``rule`` as it now stands."""
+        live = self._plans.setdefault(rule.arn, {})
+        wanted = {target.id: target for target in rule.targets}
+        if rule.schedule_expression is None:
+            wanted = {}  # an EventPattern-only rule never fires on the clock
+        for target_id, (plan, _) in list(live.items()):
+            target = wanted.get(target_id)
+            if target is None or target.incarnation != plan.seq:
+                del live[target_id]
+                reason = "no_schedule" if rule.schedule_expression is None else "target_removed"
+                self._retire(plan, reason)
+        now = self._now()
+        for target in wanted.values():
+            source: _Source = (rule.schedule_expression, rule.fires, rule.activated_at, target)
+            found = live.get(target.id)
+            definition = rule_target_schedule(rule, target, now)
+            if found is None:
+                plan = self._define(Plan(definition), definition, rule, target)
+                self._planner.adopt(plan)
+                live[target.id] = (plan, source)
+                self._planner.plan_first(plan)
+                self._activity("created", plan)
+            elif found[1] != source:
+                plan = found[0]
+                self._planner.superseded(plan)
+                self._define(plan, definition, rule, target)
+                # What was already sent keeps its definition and its retries: the
+                # occurrences move on to the new version of the plan.
+                for occurrence in plan.pending:
+                    occurrence.version = plan.version
+                live[target.id] = (plan, source)
+                self._planner.plan_first(plan)
+                self._activity("updated", plan)
+        if not live:
+            del self._plans[rule.arn]
+
+    def removed(self, rule: Rule, reason: str) -> None:
+        """The rule is gone: its targets' plans go, their pending retries cancelled."""
+        for plan, _ in self._plans.pop(rule.arn, {}).values():
+            self._retire(plan, reason)
+
+    def reset(self) -> None:
+        self._plans.clear()
+        self.broken.clear()
+
+    def _define(
+        self, plan: Plan, definition: RuleTargetSchedule, rule: Rule, target: RuleTarget
+    ) -> Plan:
+        planner = self._planner
+        planned = plan_rule_target(
+            definition.target,
+            rule_arn=rule.arn,
+            rule_name=rule.name,
+            account=rule.account_id,
+            region=rule.region,
+            target_id=target.id,
+            input_path=target.input_path,
+            transformer=target.input_transformer,
+            queue_url_template=planner.settings.current.sqs_queue_url_template,
+        )
+        plan.define(
+            definition,
+            timeline(
+                parse_expression(definition.schedule_expression),
+                timezone="UTC",
+                created_at=rule.activated_at,
+            ),
+            planned,
+        )
+        # Strictly after the change: at that instant the rule (or the target) was not yet
+        # there to fire, and rate() counts its first period from it.
+        plan.activation += 1
+        plan.record_fields.update(rule_arn=rule.arn, rule_name=rule.name, target_id=target.id)
+        plan.event_key = (rule.arn, rule.incarnation)
+        plan.execution_tag = target.id
+        plan.retry = eventbridge_next_attempt
+        plan.broken = None if planned.broken is None else Outcome.failure(*planned.broken, False)
+        if plan.broken is None:
+            self.broken.discard(plan.arn)
+        else:
+            self.broken.add(plan.arn)
+        planner.history.note_rule_target(definition)
+        return plan
+
+    def _retire(self, plan: Plan, reason: str) -> None:
+        self.broken.discard(plan.arn)
+        self._activity("deleted", plan, reason)
+        self._planner.retire(plan, reason)
+
+    def _activity(self, kind: str, plan: Plan, detail: str | None = None) -> None:
+        shown = plan.schedule.state if detail is None else detail
+        self._planner.history.add_activity(Activity(kind, self._now(), plan.arn, None, shown))
