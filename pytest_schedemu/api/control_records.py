@@ -5,7 +5,9 @@ records (default 1,000, at most 10,000), and the token of the next page, which t
 request passes back as ``next_token`` with the same filters. Records are only appended
 (and the oldest dropped past ``max_records``), so a page never repeats or skips one.
 Attempts, deliveries, dead letters and activity come oldest first, or newest first with
-``order=newest`` (the next pages going back in time). ``attempts`` keeps those of an
+``order=newest`` (the next pages going back in time). ``schedule``, ``group`` and ``rule``
+(a scheduled rule's name or ARN, for its targets' records) filter as ``emu.attempts`` has
+them. ``attempts`` keeps those of an
 ``outcome``: ``succeeded``, ``failed`` (each failed try, retried or not) or ``all`` (the
 default).
 """
@@ -16,7 +18,6 @@ from typing import Any, Callable
 
 from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
-from pytest_schedemu.model.arns import ScheduleFilter
 from pytest_schedemu.records import Records
 
 DEFAULT_LIMIT = 1000
@@ -101,7 +102,7 @@ class RecordRoutes:
         return paged(name, items, following, fingerprint)
 
     def _attempts(self, name: str, query: dict[str, str], succeeded: bool | None) -> Any:
-        filters = {k: query.get(k) for k in ("schedule", "group", "target_arn")}
+        filters = {k: query.get(k) for k in ("schedule", "group", "target_arn", "rule")}
         keep = self._records.attempt_filter(succeeded=succeeded, **filters)
         return self._page(name, "attempts", keep, query, {**filters, "succeeded": succeeded})
 
@@ -117,18 +118,18 @@ class RecordRoutes:
         return self._attempts("deliveries", query, True)
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        queue_arn, schedule, group = (query.get(k) for k in ("queue_arn", "schedule", "group"))
-        self._records.check_filter(schedule, group)
+        names = ("queue_arn", "schedule", "group", "rule")
+        queue_arn, schedule, group, rule = (query.get(k) for k in names)
+        named = self._records.scope(schedule, group, rule)
         keep = None
-        if queue_arn is not None or schedule is not None or group is not None:
-            named = ScheduleFilter(schedule, group)
+        if any(query.get(name) is not None for name in names):
 
             def keep(letter: Any) -> bool:
                 return (queue_arn is None or letter.queue_arn == queue_arn) and named.matches_arn(
                     letter.schedule_arn
                 )
 
-        filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group}
+        filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group, "rule": rule}
         return self._page("dead_letters", "dead_letters", keep, query, filters)
 
     def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
@@ -137,14 +138,16 @@ class RecordRoutes:
         return self._page("activity", "activity", keep, query, {"kind": kind})
 
     def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        schedule = query.get("schedule")
-        if not schedule:
-            raise ValidationException("Give the schedule: executions?schedule=<name>&group=<g>")
-        group = query.get("group")
+        schedule, group, rule = (query.get(k) or None for k in ("schedule", "group", "rule"))
+        if not schedule and not rule:
+            raise ValidationException(
+                "Give the schedule, executions?schedule=<name>&group=<g>, or the rule, "
+                "executions?rule=<name>"
+            )
         start, fingerprint = start_of(
-            query, {"list": "executions", "schedule": schedule, "group": group}
+            query, {"list": "executions", "schedule": schedule, "group": group, "rule": rule}
         )
-        found = self._records.executions(schedule, group=group)
+        found = self._records.executions(schedule, group, rule)
         limit = limit_of(query)
         end = start + limit
         return paged("executions", found[start:end], end if end < len(found) else None, fingerprint)

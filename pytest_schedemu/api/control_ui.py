@@ -7,9 +7,9 @@ The page's files are the ``ui`` folder's scripts and style sheets, each at
 imports, so there is no build step. The routes are the files found in the folder, by exact
 name, so a path that leaves the folder names no route.
 
-``GET summary`` answers the clock, the counts of schedules and groups, the accounts and
+``GET summary`` answers the clock, the counts of schedules, rule targets and groups, the accounts and
 regions in use, and how many records of each kind were ever written and how many resets
-there were (a poller compares them). ``GET timeline?schedule=&group=&schedules=&
+there were (a poller compares them). ``GET timeline?schedule=&group=&rule=&schedules=&
 target_arn=&since=&until=&width=`` answers the picture of ``emu.timeline()`` as
 ``image/svg+xml`` (``schedules`` lists ARNs, comma-separated: a page of the list).
 
@@ -131,6 +131,8 @@ class DashboardRoutes:
             "account_id": settings.account_id,
             "region": settings.region,
             "schedule_count": len(self._records.schedules()),
+            # Drawn on the timeline beside the page's schedules, one lane each.
+            "rule_target_count": len(self._records.known_rule_targets()),
             "group_count": len(groups),
             "accounts": sorted({g.account_id for g in groups}),
             "regions": sorted({g.region for g in groups}),
@@ -157,6 +159,7 @@ class DashboardRoutes:
             since=query.get("since") or None,
             until=query.get("until") or None,
             schedule_arns=arns,
+            rule=query.get("rule") or None,
         )
         width = whole_number(query, "width", 1200, MIN_WIDTH, MAX_WIDTH, "of pixels ")
         svg = render_timeline_svg(data, width=width)

@@ -64,8 +64,9 @@ def timeline_data(
     candidates = dict.fromkeys([*current, *known, *rule_targets])
     current.update(rule_targets)
     if schedule_arns is not None:
+        # It narrows the schedules: a rule target's lane is drawn beside them.
         wanted = set(schedule_arns)
-        candidates = {arn: None for arn in candidates if arn in wanted}
+        candidates = {arn: None for arn in candidates if arn in wanted or arn in rule_targets}
     arns = [arn for arn in candidates if named.matches_arn(arn)]
     kept = set(arns)
     gone = [arn for arn in arns if arn not in current]

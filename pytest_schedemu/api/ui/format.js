@@ -8,8 +8,13 @@ export function number(value) {
   return Number(value).toLocaleString("en-US");
 }
 
+// A schedule's group/name, or a scheduled rule's target as "rule <name> → <target id>"
+// (its records' key is "<rule ARN>#<target id>").
 export function scheduleOf(arn) {
-  return (arn || "").split(":schedule/")[1] || arn || "";
+  const text = arn || "";
+  const rule = /:rule\/(?:.+\/)?([^/#]+)#(.+)$/.exec(text);
+  if (rule) return `rule ${rule[1]} → ${rule[2]}`;
+  return text.split(":schedule/")[1] || text;
 }
 
 export function lastPart(arn) {

@@ -160,6 +160,15 @@ function markShownRow() {
   }
 }
 
+// Where a record came from: its schedule, or its rule and the rule's target.
+function whose(record) {
+  if (!record.rule_arn) return [["Schedule", record.schedule_arn]];
+  return [
+    ["Rule", record.rule_arn],
+    ["Rule target id", record.target_id],
+  ];
+}
+
 function showAttempt(attempt) {
   const [, words] = outcomeOf(attempt);
   showDetail(
@@ -167,7 +176,7 @@ function showAttempt(attempt) {
     attemptKey(attempt),
     `Attempt ${attempt.attempt_number} of ${scheduleOf(attempt.schedule_arn)}: ${words}`,
     fields([
-      ["Schedule", attempt.schedule_arn],
+      ...whose(attempt),
       ["Target", attempt.target_arn],
       ["Scheduled time", when(attempt.scheduled_time)],
       ["Attempted at", when(attempt.attempted_at)],
@@ -192,7 +201,7 @@ function showDeadLetter(letter) {
     `Dead letter of ${scheduleOf(letter.schedule_arn)}`,
     fields([
       ["Queue", letter.queue_arn],
-      ["Schedule", letter.schedule_arn],
+      ...whose(letter),
       ["Scheduled time", when(letter.scheduled_time)],
       ["Sent at", when(letter.sent_at)],
       ["Delivered to the queue", letter.delivered ? "yes" : "no"],

@@ -1,5 +1,6 @@
 // The timeline pane: the server draws the picture as SVG (the same drawing as
-// emu.timeline()), of the chosen schedule or of the schedules of this page.
+// emu.timeline()), of the chosen schedule or of the schedules of this page and every
+// scheduled rule's targets.
 
 import { api, query } from "./api.js";
 import { $, el } from "./dom.js";
@@ -12,7 +13,9 @@ export async function refreshTimeline() {
   const summary = state.summary;
   if (!summary) return;
   const arns = state.selected ? [] : state.rows.map((row) => row.arn);
-  if (!state.selected && arns.length === 0) {
+  // Every target of a scheduled rule has a lane beside the page's schedules.
+  const ruleTargets = summary.rule_target_count || 0;
+  if (!state.selected && arns.length === 0 && ruleTargets === 0) {
     box.replaceChildren(el("div", { className: "placeholder" }, "No schedules to draw."));
     $("timeline-scope").textContent = "";
     return;
@@ -24,7 +27,8 @@ export async function refreshTimeline() {
   else params.schedules = arns.join(",");
   $("timeline-scope").textContent = state.selected
     ? scheduleOf(state.selected)
-    : `the ${arns.length} schedule${arns.length === 1 ? "" : "s"} of this page`;
+    : `the ${arns.length} schedule${arns.length === 1 ? "" : "s"} of this page` +
+      (ruleTargets ? ` and ${ruleTargets} rule target${ruleTargets === 1 ? "" : "s"}` : "");
   try {
     const svg = await api("timeline" + query(params), { text: true });
     if (sequence !== state.sequence.timeline) return;
