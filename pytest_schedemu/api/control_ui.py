@@ -7,8 +7,8 @@ The page's files are the ``ui`` folder's scripts and style sheets, each at
 imports, so there is no build step. The routes are the files found in the folder, by exact
 name, so a path that leaves the folder names no route.
 
-``GET summary`` answers the clock, the counts of schedules, rule targets and groups, the accounts and
-regions in use, and how many records of each kind were ever written and how many resets
+``GET summary`` answers the clock, the counts of schedules, rule targets and groups, the
+accounts and regions in use, and how many records of each kind were ever written and how many resets
 there were (a poller compares them). ``GET timeline?schedule=&group=&rule=&schedules=&
 target_arn=&since=&until=&width=`` answers the picture of ``emu.timeline()`` as
 ``image/svg+xml`` (``schedules`` lists ARNs, comma-separated: a page of the list).

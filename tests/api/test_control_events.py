@@ -106,6 +106,9 @@ def test_pending_lists_the_work_ahead(emu: Emulator) -> None:
             "attempt_number": 1,
             "scheduled_time": "2026-03-01T10:00:00Z",
             "fired": False,
+            "rule_arn": None,
+            "rule_name": None,
+            "target_id": None,
         }
     ]
     assert len(call(emu, "GET", "pending")[1]["pending"]) == 2
