@@ -238,7 +238,8 @@ class Inspection:
         Without ``count`` it means at least one. ``payload`` is an exact match (a string
         against the delivered text, anything else against the parsed JSON);
         ``payload_contains`` a dict that must be a recursive subset of the parsed payload;
-        ``schedule`` and ``group`` say where they came from. An ARN that no schedule ever
+        ``schedule`` and ``group``, or ``rule`` (a scheduled rule's name or ARN), say where
+        they came from. An ARN that no schedule ever
         aimed at fails at once; a ``payload_contains`` key that no payload at the target has
         raises ValueError.
         """
