@@ -137,7 +137,8 @@ def plan_rule_target(
     custom = target.input is not None or input_path is not None or transformer is not None
     # Renderers ask only whether the target has an input of its own: they are given the
     # target with one (possibly empty) when it has an Input, InputPath or InputTransformer.
-    shown = dataclasses.replace(target, input=target.input or "" if custom else None)
+    own_input = (target.input or "") if custom else None
+    shown = dataclasses.replace(target, input=own_input)
     context = TargetContext(shown, kind, rule_arn, queue_url_template)
     kinesis = target.parameters.get("KinesisParameters") or {}
     plan = RuleTargetPlan(
