@@ -14,12 +14,15 @@ EventBridge's (docs/eventbridge-rules.md):
   event rule", AWS's rate expressions reference); ``cron()`` from the first match after it.
 - A target added to a firing rule keeps the rule's phase, from the next instant after it
   was added; a target whose definition changes keeps the phase too.
-- DisableRule stops new occurrences at once; retries of occurrences already made go on
-  (AWS: "Your application might continue to receive events that were already matched by
-  the rule"). So does a change to a target: what was sent keeps its definition.
-- RemoveTargets and DeleteRule (and a PutRule that drops the expression) cancel the
-  target's pending retries, recorded as ``cancelled``: the target, its retry policy and its
-  dead-letter queue are gone with it.
+- DisableRule stops new occurrences at once: a disabled rule "won't self-trigger" (AWS's
+  DisableRule reference; the change taking effect "after a short period" is taken as at
+  once). Retries of an event it already sent go on: that event is being delivered, not
+  triggered [choice]. So do they after a change to a target: what was sent keeps the
+  definition it was sent with.
+- RemoveTargets and DeleteRule (and a PutRule that drops the expression) stop the target
+  at once (AWS: removed targets "might continue to be invoked" for "a short period", taken
+  as none) and cancel its pending retries, recorded as ``cancelled``: the target, its
+  retry policy and its dead-letter queue are gone with it [choice].
 - The targets of one occurrence share its event, so its id: every target receives the
   same event, as on AWS; their execution ids differ.
 - Retries follow EventBridge's ladder (``retries.eventbridge_next_attempt``).

@@ -106,7 +106,7 @@ def test_retries_of_an_occurrence_go_on_after_its_rule_is_disabled(emu: Emulator
         emu.account_id, emu.region, "default", "nightly", "DISABLED", emu.clock.now()
     )
     emu.clock.advance(hours=1)
-    # "Your application might continue to receive events that were already matched."
+    # A disabled rule no longer triggers; the event it sent before is still delivered.
     assert [(a.attempt_number, a.succeeded) for a in emu.attempts()] == [
         (1, False),
         (2, False),
