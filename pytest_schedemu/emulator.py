@@ -22,8 +22,9 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pytest_schedemu.api.app import SchedulerApp, ServerError, service_validator
+from pytest_schedemu.api.app import SchedulerApp, service_validator
 from pytest_schedemu.api.control import ControlApi
+from pytest_schedemu.api.faults import ServerError
 from pytest_schedemu.api.operations import Operations
 from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
 from pytest_schedemu.debug import DebugView

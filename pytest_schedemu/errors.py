@@ -16,6 +16,8 @@
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
         ├── LimitExceededException        400  (events) a rule's targets, or rules, over the limit
+        ├── InvalidEventPatternException  400  (events) an EventPattern that is not a JSON object
+        ├── ManagedRuleException          400  (events) a managed rule changed without Force
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
         ├── IncompleteSignatureException  403  an Authorization header missing a part
@@ -174,6 +176,16 @@ class SerializationException(ApiError):
 
 class LimitExceededException(ApiError):
     code = "LimitExceededException"
+    status = 400
+
+
+class InvalidEventPatternException(ApiError):
+    code = "InvalidEventPatternException"
+    status = 400
+
+
+class ManagedRuleException(ApiError):
+    code = "ManagedRuleException"
     status = 400
 
 

@@ -1,15 +1,22 @@
-"""Shape validation driven by botocore's service model for ``scheduler`` 2021-06-30.
+"""Shape validation driven by botocore's service models: ``scheduler`` 2021-06-30, and
+``events`` 2015-10-07 for EventBridge's rule operations.
 
-The model is botocore's own file for this API version, shipped with the package and loaded
+Each model is botocore's own file for its API version, shipped with the package and loaded
 through ``botocore.loaders``. It is pinned rather than taken from the installed botocore so
 that an upgrade of a user's botocore never changes what the emulator answers; the
 model-drift test notices when botocore's copy moves (``python -m pytest_schedemu.api.vendor``
 re-vendors it).
 
+The two services word their messages alike but not the same (``Style``): EventBridge
+quotes a pattern as its model writes it and visits members in the model's order, reporting
+a pattern mismatch before a length (AWS's answers, as LocalStack recorded them against AWS:
+``Value '!@#$' at 'targets.1.member.id' failed to satisfy constraint: Member must satisfy
+regular expression pattern: [\\.\\-_A-Za-z0-9]+``).
+
 Patterns are full-match, as the service applies them (``Name='a b'`` is refused although
-``[0-9a-zA-Z-_.]+`` occurs in it), and messages quote them anchored, as the service's
-messages do: since botocore 1.44.8 the model writes its patterns without ``^``/``$``, and a
-pattern without them is quoted as ``^<pattern>$``.
+``[0-9a-zA-Z-_.]+`` occurs in it). Scheduler's messages quote them anchored: since botocore
+1.44.8 the model writes its patterns without ``^``/``$``, and a pattern without them is
+quoted as ``^<pattern>$``.
 
 Each operation's input shape is compiled once into a tree of ``_Node`` checkers. A check
 walks the request, raises ``SerializationException`` at the first member of the wrong JSON
@@ -21,6 +28,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from re import Pattern
@@ -42,10 +51,29 @@ _ISO_WITH_OFFSET = re.compile(
 )
 
 
-def load_service_model() -> ServiceModel:
+def load_service_model(service: str = "scheduler", api_version: str = "2021-06-30") -> ServiceModel:
+    """A vendored service model: ``scheduler`` (the default) or ``events`` 2015-10-07."""
     loader = Loader(extra_search_paths=[str(_DATA)], include_default_search_paths=False)
-    data = loader.load_service_model("scheduler", "service-2", api_version="2021-06-30")
-    return ServiceModel(data, service_name="scheduler")
+    data = loader.load_service_model(service, "service-2", api_version=api_version)
+    return ServiceModel(data, service_name=service)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a service words its validation messages."""
+
+    #: Quote a pattern between ``^`` and ``$`` (Scheduler), or as the model writes it.
+    anchored_patterns: bool = True
+    #: Visit a structure's members alphabetically (Scheduler), or in the model's order.
+    alphabetical_members: bool = True
+    #: Check a string's pattern before its length (EventBridge), or after (Scheduler).
+    pattern_before_length: bool = False
+
+
+SCHEDULER_STYLE = Style()
+EVENTS_STYLE = Style(
+    anchored_patterns=False, alphabetical_members=False, pattern_before_length=True
+)
 
 
 def anchored(pattern: str) -> str:
@@ -112,18 +140,22 @@ class _Node:
         "pattern",
         "pattern_text",
         "required",
+        "style",
         "value",
     )
 
-    def __init__(self, shape: Shape, cache: dict[str, _Node]) -> None:
+    def __init__(self, shape: Shape, cache: dict[str, _Node], style: Style) -> None:
         cache[shape.name] = self
+        self.style = style
         metadata = shape.metadata
         self.kind: str = shape.type_name
         self.minimum: int | None = metadata.get("min")
         self.maximum: int | None = metadata.get("max")
         pattern: str | None = metadata.get("pattern")
         self.pattern: Pattern[str] | None = re.compile(pattern, re.ASCII) if pattern else None
-        self.pattern_text: str | None = None if pattern is None else anchored(pattern)
+        self.pattern_text: str | None = None
+        if pattern is not None:
+            self.pattern_text = anchored(pattern) if style.anchored_patterns else pattern
         self.enum: list[str] = list(getattr(shape, "enum", None) or [])
         self.members: list[tuple[str, str, _Node]] = []
         self.required: frozenset[str] = frozenset()
@@ -132,17 +164,18 @@ class _Node:
         self.value: _Node | None = None
         if self.kind == "structure":
             self.required = frozenset(shape.required_members)
-            # Visited alphabetically, as the service reports them (§2.1); the model's own
-            # order is no longer alphabetical since botocore 1.44.8.
+            # Scheduler reports them alphabetically (§2.1); the model's own order is no
+            # longer alphabetical since botocore 1.44.8. EventBridge keeps the model's.
+            members = shape.members.items()
             self.members = [
-                (name, member_path(name), _compile(member, cache))
-                for name, member in sorted(shape.members.items())
+                (name, member_path(name), _compile(member, cache, style))
+                for name, member in (sorted(members) if style.alphabetical_members else members)
             ]
         elif self.kind == "list":
-            self.member = _compile(shape.member, cache)
+            self.member = _compile(shape.member, cache, style)
         elif self.kind == "map":
-            self.key = _compile(shape.key, cache)
-            self.value = _compile(shape.value, cache)
+            self.key = _compile(shape.key, cache, style)
+            self.value = _compile(shape.value, cache, style)
 
     def check(self, value: Any, path: str, errors: list[str]) -> Any:
         kind = self.kind
@@ -223,7 +256,9 @@ class _Node:
     def _check_scalar(
         self, value: str, length: int, path: str, errors: list[str], bare: bool = False
     ) -> None:
-        self._check_length(value, length, path, errors, bare)
+        early = self.style.pattern_before_length
+        if not early:
+            self._check_length(value, length, path, errors, bare)
         if self.pattern is not None and self.pattern.fullmatch(value) is None:
             self._fail(
                 value,
@@ -232,6 +267,8 @@ class _Node:
                 f"Member must satisfy regular expression pattern: {self.pattern_text}",
                 bare,
             )
+        if early:
+            self._check_length(value, length, path, errors, bare)
         if self.enum and value not in self.enum:
             self._fail(
                 value,
@@ -264,9 +301,9 @@ class _Node:
         errors.append(constraint if bare else violation(value, path, constraint))
 
 
-def _compile(shape: Shape, cache: dict[str, _Node]) -> _Node:
+def _compile(shape: Shape, cache: dict[str, _Node], style: Style) -> _Node:
     node = cache.get(shape.name)
-    return node if node is not None else _Node(shape, cache)
+    return node if node is not None else _Node(shape, cache, style)
 
 
 def names_an_offset(text: str) -> bool:
@@ -317,9 +354,11 @@ def _out_of_range(value: Any) -> ValidationException:
 class OperationValidator:
     """Validates one operation's input; query and path members arrive already typed."""
 
-    def __init__(self, model: ServiceModel, operation: str, cache: dict[str, _Node]) -> None:
+    def __init__(
+        self, model: ServiceModel, operation: str, cache: dict[str, _Node], style: Style
+    ) -> None:
         self.operation = model.operation_model(operation)
-        self.root = _compile(self.operation.input_shape, cache)
+        self.root = _compile(self.operation.input_shape, cache, style)
 
     def validate(self, params: dict[str, Any]) -> Any:
         errors: list[str] = []
@@ -330,11 +369,19 @@ class OperationValidator:
 
 
 class ServiceValidator:
-    def __init__(self, model: ServiceModel | None = None) -> None:
+    """Every operation's validator, or those of ``operations`` only."""
+
+    def __init__(
+        self,
+        model: ServiceModel | None = None,
+        style: Style = SCHEDULER_STYLE,
+        operations: Iterable[str] | None = None,
+    ) -> None:
         self.model = model or load_service_model()
         cache: dict[str, _Node] = {}
+        names = self.model.operation_names if operations is None else operations
         self.operations = {
-            name: OperationValidator(self.model, name, cache) for name in self.model.operation_names
+            name: OperationValidator(self.model, name, cache, style) for name in names
         }
 
     def __getitem__(self, operation: str) -> OperationValidator:
