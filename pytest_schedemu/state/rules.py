@@ -180,15 +180,25 @@ class RuleStore:
         """Add ``targets``, replacing any with the same id; all or none."""
         with self._store.lock:
             previous = self.get_rule(account_id, region, bus, name)
-            replaced = {target.id: target for target in targets}
+            numbers = {target.id: target.incarnation for target in previous.targets}
+            replaced = {target.id for target in targets}
             kept = [target for target in previous.targets if target.id not in replaced]
-            combined = (*kept, *targets)
-            if len(combined) > MAX_TARGETS_PER_RULE:
+            if len(kept) + len(targets) > MAX_TARGETS_PER_RULE:
                 raise LimitExceededException(
                     f"The requested resource exceeds the maximum number allowed: a rule has "
                     f"at most {MAX_TARGETS_PER_RULE} targets."
                 )
-            return self._saved(dataclasses.replace(previous, targets=combined), previous)
+            numbered = (
+                *kept,
+                *(
+                    dataclasses.replace(
+                        target,
+                        incarnation=numbers.get(target.id) or self._store.next_incarnation(),
+                    )
+                    for target in targets
+                ),
+            )
+            return self._saved(dataclasses.replace(previous, targets=numbered), previous)
 
     def remove_targets(
         self, account_id: str, region: str, bus: str, name: str, ids: Iterable[str]

@@ -183,3 +183,18 @@ def test_a_reset_forgets_rules_and_the_snapshot_sees_them() -> None:
     assert s.snapshot() != empty
     s.reset(EPOCH)
     assert s.rules.all_rules() == [] and s.snapshot() == empty
+
+
+def test_each_target_has_an_incarnation_of_its_own_kept_when_it_is_replaced() -> None:
+    s, _ = store()
+    rule = put(s, "r")
+    first = s.rules.put_targets(ACCOUNT, REGION, "default", "r", [target("a"), target("b")])
+    assert [t.incarnation for t in first.targets] == [rule.incarnation + 1, rule.incarnation + 2]
+    again = s.rules.put_targets(ACCOUNT, REGION, "default", "r", [target("a", "arn:other")])
+    assert {t.id: t.incarnation for t in again.targets} == {
+        "a": rule.incarnation + 1,
+        "b": rule.incarnation + 2,
+    }
+    s.rules.remove_targets(ACCOUNT, REGION, "default", "r", ["a"])
+    back = s.rules.put_targets(ACCOUNT, REGION, "default", "r", [target("a")])
+    assert back.target("a") is not None and back.target("a").incarnation == rule.incarnation + 3
