@@ -18,6 +18,7 @@
         ├── LimitExceededException        400  (events) a rule's targets, or rules, over the limit
         ├── InvalidEventPatternException  400  (events) an EventPattern that is not a JSON object
         ├── ManagedRuleException          400  (events) a managed rule changed without Force
+        ├── InvalidToken                  400  (events) a NextToken that is not one it gave
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
         ├── IncompleteSignatureException  403  an Authorization header missing a part
@@ -186,6 +187,13 @@ class InvalidEventPatternException(ApiError):
 
 class ManagedRuleException(ApiError):
     code = "ManagedRuleException"
+    status = 400
+
+
+class InvalidToken(ApiError):
+    """EventBridge's answer to a ``NextToken`` it did not give, or gave for other filters."""
+
+    code = "InvalidToken"
     status = 400
 
 

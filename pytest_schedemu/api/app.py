@@ -1,15 +1,16 @@
-"""The Scheduler REST API as a WSGI application.
+"""The Scheduler REST API as a WSGI application, and the emulator's one endpoint.
 
 Routing, request parsing, shape validation, idempotency and error rendering live here; the
 operations themselves live in ``operations``. The HTTP server and the in-process transport
-both call this one application, so both answer byte for byte the same.
+both call this one application, so both answer byte for byte the same. It hands the
+control API its paths (``extra_routes``) and EventBridge's JSON 1.1 requests, which name
+their operation in ``X-Amz-Target``, to ``events_app``.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import re
 import traceback
@@ -22,11 +23,13 @@ from urllib.parse import parse_qs
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
+from pytest_schedemu.api.events_app import EventsApi
 from pytest_schedemu.api.faults import ApiErrorInjections, ServerError, ServerErrors
 from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.signing import Caller, claimed_caller
+from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
+from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment, json_bytes
 from pytest_schedemu.errors import (
     ApiError,
     ConflictException,
@@ -46,9 +49,6 @@ from pytest_schedemu.timekeeping.clock import Clock
 logger = logging.getLogger("pytest_schedemu.api")
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-
-StartResponse = Callable[..., Any]
-WSGIEnvironment = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -109,23 +109,13 @@ class Router:
 _canonical = jsontext.dumps_canonical
 
 
-def _json_bytes(value: Any) -> bytes:
-    """A response body: UTF-8 JSON, with any lone surrogate (JSON allows "\\ud800" in a
-    string, so a schedule's Input may hold one) written as its escape."""
-    text = _canonical(value)
-    try:
-        return text.encode()
-    except UnicodeEncodeError:
-        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
-
-
 #: Answers the requests of another API on the same port (the control API) as (status, body,
 #: content type), or None when the request is not its.
 ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes, str] | None"]
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
-    return _json_bytes({**(details or {}), "Message": message, "__type": code})
+    return json_bytes({**(details or {}), "Message": message, "__type": code})
 
 
 class SchedulerApp:
@@ -147,8 +137,15 @@ class SchedulerApp:
         self.router = Router(self.validator)
         self.injections = ApiErrorInjections(self.bindings)
         self.extra_routes = extra_routes
+        #: EventBridge's rule operations (``events_app``), on the same endpoint.
+        self.events = EventsApi(
+            store=store, clock=clock, settings=settings, server_errors=self.server_errors
+        )
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        # The JSON 1.1 protocol names its operation in a header, and answers in its own shape.
+        if "HTTP_X_AMZ_TARGET" in environ:
+            return self.events(environ, start_response)
         headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
         operation: str | None = None
         content_type = "application/json"
@@ -195,16 +192,6 @@ class SchedulerApp:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         return found
 
-    def _partition(self, caller: Caller | None) -> tuple[str, str]:
-        settings = self.settings.current
-        if caller is None:
-            return settings.account_id, settings.region
-        access_key = caller.access_key
-        account = (
-            access_key if len(access_key) == 12 and access_key.isdigit() else settings.account_id
-        )
-        return account, caller.region
-
     def _handle(
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
@@ -244,7 +231,7 @@ class SchedulerApp:
                 token_wire_name = binding.wire_name
         self.injections.raise_for(operation)
         cleaned = self.validator[operation].validate(params)
-        account_id, region = self._partition(caller)
+        account_id, region = partition_of(caller, settings.account_id, settings.region)
         handler = self.operations.handlers[operation]
         token = cleaned.get("ClientToken")
         fingerprint = (
@@ -256,7 +243,7 @@ class SchedulerApp:
         with self.store.lock:
             call = Call(account_id, region, truncate_to_ms(self.clock.now()))
             if token is None:
-                response = _json_bytes(handler(call, cleaned))
+                response = json_bytes(handler(call, cleaned))
             else:
                 stored = self.store.stored_response(account_id, region, operation, token)
                 if stored is not None:
@@ -266,7 +253,7 @@ class SchedulerApp:
                             "request parameters."
                         )
                     return stored.status, stored.body
-                response = _json_bytes(handler(call, cleaned))
+                response = json_bytes(handler(call, cleaned))
                 assert fingerprint is not None
                 self.store.store_response(
                     account_id, region, operation, token, StoredResponse(fingerprint, 200, response)

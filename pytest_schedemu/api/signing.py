@@ -58,6 +58,16 @@ class Caller:
     region: str
 
 
+def partition_of(caller: Caller | None, account_id: str, region: str) -> tuple[str, str]:
+    """The (account, region) a request acts in: the region of its caller's credential scope,
+    and the account its access key names when that key is 12 digits; the emulator's own
+    ``account_id`` and ``region`` otherwise."""
+    if caller is None:
+        return account_id, region
+    key = caller.access_key
+    return (key if len(key) == 12 and key.isdigit() else account_id), caller.region
+
+
 def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
     """The caller a request's ``Authorization`` header names, unchecked; None when it names
     none that could be checked (absent, not SigV4, or malformed).

@@ -7,16 +7,10 @@ that an upgrade of a user's botocore never changes what the emulator answers; th
 model-drift test notices when botocore's copy moves (``python -m pytest_schedemu.api.vendor``
 re-vendors it).
 
-The two services word their messages alike but not the same (``Style``): EventBridge
-quotes a pattern as its model writes it and visits members in the model's order, reporting
-a pattern mismatch before a length (AWS's answers, as LocalStack recorded them against AWS:
-``Value '!@#$' at 'targets.1.member.id' failed to satisfy constraint: Member must satisfy
-regular expression pattern: [\\.\\-_A-Za-z0-9]+``).
+The two services word their messages alike but not the same (``validation_wording``).
 
 Patterns are full-match, as the service applies them (``Name='a b'`` is refused although
-``[0-9a-zA-Z-_.]+`` occurs in it). Scheduler's messages quote them anchored: since botocore
-1.44.8 the model writes its patterns without ``^``/``$``, and a pattern without them is
-quoted as ``^<pattern>$``.
+``[0-9a-zA-Z-_.]+`` occurs in it).
 
 Each operation's input shape is compiled once into a tree of ``_Node`` checkers. A check
 walks the request, raises ``SerializationException`` at the first member of the wrong JSON
@@ -26,10 +20,8 @@ request with unknown members dropped and timestamps turned into datetimes.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from re import Pattern
@@ -38,8 +30,17 @@ from typing import Any
 from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
 
+from pytest_schedemu.api.validation_wording import (
+    SCHEDULER_STYLE,
+    Style,
+    anchored,
+    compile_pattern,
+    format_errors,
+    member_path,
+    violation,
+)
 from pytest_schedemu.errors import SerializationException, ValidationException
-from pytest_schedemu.formats.times import EPOCH, to_epoch
+from pytest_schedemu.formats.times import EPOCH
 
 _DATA = Path(__file__).parent / "data"
 
@@ -56,65 +57,6 @@ def load_service_model(service: str = "scheduler", api_version: str = "2021-06-3
     loader = Loader(extra_search_paths=[str(_DATA)], include_default_search_paths=False)
     data = loader.load_service_model(service, "service-2", api_version=api_version)
     return ServiceModel(data, service_name=service)
-
-
-@dataclass(frozen=True)
-class Style:
-    """How a service words its validation messages."""
-
-    #: Quote a pattern between ``^`` and ``$`` (Scheduler), or as the model writes it.
-    anchored_patterns: bool = True
-    #: Visit a structure's members alphabetically (Scheduler), or in the model's order.
-    alphabetical_members: bool = True
-    #: Check a string's pattern before its length (EventBridge), or after (Scheduler).
-    pattern_before_length: bool = False
-
-
-SCHEDULER_STYLE = Style()
-EVENTS_STYLE = Style(
-    anchored_patterns=False, alphabetical_members=False, pattern_before_length=True
-)
-
-
-def anchored(pattern: str) -> str:
-    """A model pattern as the service's messages quote it: between ``^`` and ``$``."""
-    if pattern.startswith("^") and pattern.endswith("$"):
-        return pattern
-    return f"^{pattern}$"
-
-
-def member_path(name: str) -> str:
-    """The path segment AWS uses in messages: the member name, first letter lower-cased."""
-    return name[:1].lower() + name[1:]
-
-
-def render_value(value: Any) -> str:
-    """A value as AWS quotes it in a constraint message."""
-    if value is None:
-        return "null"
-    return f"'{_render(value)}'"
-
-
-def _render(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (str, int)):
-        return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_render(item) for item in value) + "]"
-    if isinstance(value, datetime):
-        return str(round(to_epoch(value), 3))
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
-
-
-def format_errors(items: list[str]) -> str:
-    count = len(items)
-    noun = "error" if count == 1 else "errors"
-    return f"{count} validation {noun} detected: " + "; ".join(items)
-
-
-def violation(value: Any, path: str, constraint: str) -> str:
-    return f"Value {render_value(value)} at '{path}' failed to satisfy constraint: {constraint}"
 
 
 class NotAnInteger:
@@ -152,7 +94,7 @@ class _Node:
         self.minimum: int | None = metadata.get("min")
         self.maximum: int | None = metadata.get("max")
         pattern: str | None = metadata.get("pattern")
-        self.pattern: Pattern[str] | None = re.compile(pattern, re.ASCII) if pattern else None
+        self.pattern: Pattern[str] | None = compile_pattern(pattern) if pattern else None
         self.pattern_text: str | None = None
         if pattern is not None:
             self.pattern_text = anchored(pattern) if style.anchored_patterns else pattern
