@@ -32,6 +32,7 @@ from pytest_schedemu.api.control_records import (
     limit_of,
     whole_number,
 )
+from pytest_schedemu.api.control_rules import RuleRoutes
 from pytest_schedemu.api.control_schedules import ScheduleRoutes, stack_json
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -54,6 +55,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
@@ -114,6 +116,7 @@ class ControlApi:
         stacks: LoadedStacks | None = None,
         pending: Callable[[int], list[PendingWork]] | None = None,
         fire: Callable[[str, str], Attempt] | None = None,
+        rules: Callable[[], list[Rule]] = list,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
@@ -140,6 +143,7 @@ class ControlApi:
         }
         self.routes.update(RecordRoutes(records).routes())
         self.routes.update(ScheduleRoutes(records).routes())
+        self.routes.update(RuleRoutes(rules).routes())
         self.routes[("GET", "stacks")] = lambda body, query: {
             "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
         }

@@ -29,7 +29,14 @@ from typing import Any
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
-from pytest_schedemu.api.events_operations import RULE_OPERATIONS, RuleOperations
+from pytest_schedemu.api.events_operations import RuleOperations
+from pytest_schedemu.api.events_protocol import (
+    CONTENT_TYPE,
+    RULE_OPERATIONS,
+    SIGNING_NAME,
+    TARGET_PREFIX,
+    served_operations,
+)
 from pytest_schedemu.api.faults import ServerError, ServerErrors
 from pytest_schedemu.api.operations import Call
 from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
@@ -52,10 +59,6 @@ from pytest_schedemu.timekeeping.clock import Clock
 
 logger = logging.getLogger("pytest_schedemu.api")
 
-TARGET_PREFIX = "AWSEvents."
-CONTENT_TYPE = "application/x-amz-json-1.1"
-#: The service an EventBridge request is signed for.
-SIGNING_NAME = "events"
 #: The statuses a JSON 1.1 error keeps: the connection's and the signature's refusals, and
 #: the server's own failures. Every other error a client caused is a 400.
 _OWN_STATUS = frozenset({403, 408, 413, 415, 500, 503})
@@ -72,10 +75,6 @@ def events_validator() -> ServiceValidator:
 def error_document(code: str, message: str) -> bytes:
     """A JSON 1.1 error body."""
     return json_bytes({"__type": code, "message": message})
-
-
-def served_operations() -> str:
-    return ", ".join(sorted(RULE_OPERATIONS))
 
 
 class EventsApi:
