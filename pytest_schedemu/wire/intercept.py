@@ -259,9 +259,13 @@ class Interception:
                 access_key, region_name or "", signing_name or SERVICE_EVENT_ID
             )
             return
-        self._lend_credentials(request, request_signer, signature_version)
+        self._lend_credentials(
+            request, request_signer, signature_version, signing_name or SERVICE_EVENT_ID
+        )
 
-    def _lend_credentials(self, request: Any, request_signer: Any, signature_version: Any) -> None:
+    def _lend_credentials(
+        self, request: Any, request_signer: Any, signature_version: Any, service: str
+    ) -> None:
         # A client that found no credentials when it was built (a module-level client on a
         # machine without AWS configuration) keeps none, and signing would raise
         # NoCredentialsError before the request reaches ``_answer``. botocore versions with
@@ -276,7 +280,7 @@ class Interception:
             import botocore
 
             raise SchedemuError(
-                "The schedemu emulator could not intercept this client: it has no "
+                f"The schedemu emulator could not intercept this {service} client: it has no "
                 f"credentials, and botocore {botocore.__version__} cannot sign a request "
                 "with others than its client's (botocore "
                 f"{FIRST_LENDING_BOTOCORE} and later can). Give the client any credentials "

@@ -4,12 +4,15 @@ nothing leaves the process, and an option turns it off."""
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, Callable
 
 import boto3
+import botocore.session
 import pytest
 from botocore.config import Config
 
@@ -77,6 +80,31 @@ def test_rule_operations_of_a_client_built_before_are_served_without_a_socket(
     assert (rule.name, [t.id for t in rule.targets]) == ("nightly", ["t1"])
 
 
+def test_a_client_without_credentials_is_served_with_lent_ones(
+    own_emulator: Emulator,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    no_socket: None,
+) -> None:
+    # A machine without AWS configuration: no credentials, no profile.
+    for name in [name for name in os.environ if name.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    session = botocore.session.Session()
+    assert session.get_credentials() is None
+    client = session.create_client("events", "us-east-1")
+    try:
+        with own_emulator.intercept():
+            client.put_rule(Name="nightly", ScheduleExpression="rate(1 day)")
+    finally:
+        client.close()
+    assert [rule.arn for rule in stored_rules(own_emulator)] == [
+        "arn:aws:events:us-east-1:123456789012:rule/nightly"
+    ]
+
+
 def test_other_operations_fail_at_once_without_moto(
     own_emulator: Emulator, build: Callable[..., Any], aws_environment: None, no_socket: None
 ) -> None:
@@ -138,6 +166,7 @@ MODULE_LEVEL_CLIENT = """
 import socket
 
 import boto3
+import botocore.session
 import pytest
 
 # Built at import, before any test and before the emulator exists, as application code does.
