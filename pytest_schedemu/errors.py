@@ -26,7 +26,7 @@
         ├── InvalidSignatureException     403  a signature, scope or date that does not match
         ├── AccessDeniedException         403  a Host or Origin the service does not answer
         ├── ResourceNotFoundException     404
-        ├── UnknownOperationException     404  no route for this method and path
+        ├── UnknownOperationException     404  no route for this method and path (400 for AWSEvents)
         ├── RequestTimeoutException       408  the body did not arrive within the connection timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
