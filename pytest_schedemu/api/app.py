@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import logging
 import re
-import traceback
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,9 +20,9 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
 from pytest_schedemu.api.events_app import EventsApi
-from pytest_schedemu.api.faults import ApiErrorInjections, ServerError, ServerErrors
+from pytest_schedemu.api.faults import ApiErrorInjections, ServerErrors
 from pytest_schedemu.api.operations import Call, Operations
 from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -34,7 +32,6 @@ from pytest_schedemu.errors import (
     ApiError,
     ConflictException,
     InternalServerException,
-    SerializationException,
     ServiceUnavailableException,
     StateError,
     UnknownOperationException,
@@ -45,8 +42,6 @@ from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
-
-logger = logging.getLogger("pytest_schedemu.api")
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
@@ -164,15 +159,7 @@ class SchedulerApp:
             status, body = error.status, error_body(error.code, error.message, error.details)
             headers.append(("x-amzn-ErrorType", error.code))
         except Exception as exc:
-            recorded = ServerError(
-                environ.get("REQUEST_METHOD", ""),
-                environ.get("PATH_INFO", ""),
-                operation,
-                exc,
-                traceback.format_exc(),
-            )
-            self.server_errors.record(recorded)
-            logger.error("internal error while handling a request: %s", recorded)
+            self.server_errors.crashed(environ, operation, exc)
             crash = InternalServerException()
             status, body = crash.status, error_body(crash.code, crash.message)
             headers.append(("x-amzn-ErrorType", crash.code))
@@ -207,14 +194,8 @@ class SchedulerApp:
         refuse_form_body(environ)
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
-        if any(b.location is None for b in bindings) and raw_body.strip():
-            try:
-                parsed = jsontext.loads(raw_body)
-            except ValueError:
-                raise SerializationException() from None
-            if not isinstance(parsed, dict):
-                raise SerializationException()
-            body = parsed
+        if any(b.location is None for b in bindings):
+            body = json_object(raw_body)
         query = parse_qs(environ.get("QUERY_STRING", ""), keep_blank_values=True)
         params: dict[str, Any] = {}
         token_wire_name: str | None = None

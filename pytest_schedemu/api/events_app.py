@@ -20,15 +20,12 @@ operation (``PutEvents``, ``CreateEventBus``...) is refused with an
 from __future__ import annotations
 
 import functools
-import logging
-import traceback
 import uuid
 from collections.abc import Iterable
-from typing import Any
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
 from pytest_schedemu.api.events_operations import RuleOperations
 from pytest_schedemu.api.events_protocol import (
     CONTENT_TYPE,
@@ -37,7 +34,7 @@ from pytest_schedemu.api.events_protocol import (
     TARGET_PREFIX,
     served_operations,
 )
-from pytest_schedemu.api.faults import ServerError, ServerErrors
+from pytest_schedemu.api.faults import ServerErrors
 from pytest_schedemu.api.operations import Call
 from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -46,18 +43,14 @@ from pytest_schedemu.api.validation_wording import EVENTS_STYLE
 from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment, json_bytes
 from pytest_schedemu.errors import (
     ApiError,
-    SerializationException,
     ServiceUnavailableException,
     StateError,
     UnknownOperationException,
 )
-from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import truncate_to_ms
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
-
-logger = logging.getLogger("pytest_schedemu.api")
 
 #: The statuses a JSON 1.1 error keeps: the connection's and the signature's refusals, and
 #: the server's own failures. Every other error a client caused is a 400.
@@ -104,15 +97,7 @@ class EventsApi:
             status = error.status if error.status in _OWN_STATUS else 400
             body = error_document(error.code, error.message)
         except Exception as exc:
-            recorded = ServerError(
-                environ.get("REQUEST_METHOD", ""),
-                environ.get("PATH_INFO", ""),
-                operation,
-                exc,
-                traceback.format_exc(),
-            )
-            self.server_errors.record(recorded)
-            logger.error("internal error while handling a request: %s", recorded)
+            self.server_errors.crashed(environ, operation, exc)
             status, body = 500, error_document("InternalException", _CRASH)
         headers.append(("Content-Type", CONTENT_TYPE))
         headers.append(("Content-Length", str(len(body))))
@@ -154,7 +139,7 @@ class EventsApi:
         else:
             caller = claimed_caller(environ)
         refuse_form_body(environ)
-        params = _parsed(raw_body)
+        params = json_object(raw_body)
         cleaned = self.validator[operation].validate(params)
         account_id, region = partition_of(caller, settings.account_id, settings.region)
         handler = self.operations.handlers[operation]
@@ -166,16 +151,3 @@ class EventsApi:
             # With a state path the change is durable before the client hears of it.
             self.store.commit()
             return response
-
-
-def _parsed(raw_body: bytes) -> dict[str, Any]:
-    """The request's members: a JSON object; an empty body is one with none."""
-    if not raw_body.strip():
-        return {}
-    try:
-        parsed = jsontext.loads(raw_body)
-    except ValueError:
-        raise SerializationException() from None
-    if not isinstance(parsed, dict):
-        raise SerializationException()
-    return parsed

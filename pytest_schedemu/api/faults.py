@@ -3,11 +3,16 @@ and the errors a test asked the API to answer instead of doing an operation."""
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterable
+import traceback
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pytest_schedemu.errors import API_ERRORS, ApiError
+
+logger = logging.getLogger("pytest_schedemu.api")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,20 @@ class ServerErrors:
     def record(self, error: ServerError) -> None:
         with self._lock:
             self._errors.append(error)
+
+    def crashed(
+        self, environ: Mapping[str, Any], operation: str | None, exception: BaseException
+    ) -> None:
+        """Keep and log the exception a request met, with the traceback being handled."""
+        recorded = ServerError(
+            environ.get("REQUEST_METHOD", ""),
+            environ.get("PATH_INFO", ""),
+            operation,
+            exception,
+            traceback.format_exc(),
+        )
+        self.record(recorded)
+        logger.error("internal error while handling a request: %s", recorded)
 
     def list(self) -> list[ServerError]:
         with self._lock:

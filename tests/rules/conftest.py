@@ -14,7 +14,7 @@ import pytest
 from botocore.config import Config
 
 from pytest_schedemu import Emulator
-from tests.rules.rulebook import RawResponse
+from tests.helpers import RawResponse
 
 TRANSPORTS = ["http", "inprocess"]
 

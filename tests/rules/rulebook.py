@@ -1,9 +1,8 @@
-"""What the rule tests share: a rule's and a target's arguments, and a raw answer."""
+"""What the rule tests share: a rule's and a target's arguments, and the stored rules."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from pytest_schedemu import Emulator
@@ -29,14 +28,3 @@ def stored_rules(emu: Emulator) -> tuple[Rule, ...]:
 
 def without_metadata(response: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in response.items() if key != "ResponseMetadata"}
-
-
-@dataclass
-class RawResponse:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.body)

@@ -18,8 +18,8 @@ from botocore.credentials import Credentials
 from freezegun import freeze_time
 
 from pytest_schedemu import Emulator
-from tests.helpers import error_of
-from tests.rules.rulebook import RawResponse, target
+from tests.helpers import RawResponse, error_of
+from tests.rules.rulebook import target
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 JSON_11 = "application/x-amz-json-1.1"
