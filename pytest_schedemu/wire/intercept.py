@@ -249,15 +249,16 @@ class Interception:
         signing_name: str | None = None,
         **_: Any,
     ) -> None:
-        if self._serving(event_name) is None:
-            # Not served here: signed as it would be without the emulator.
-            return
+        # ``_choose_signer`` leaves only requests the route serves unsigned.
         if request.context.get(_UNSIGNED):
             credentials = getattr(request_signer, "_credentials", None)
             access_key = "testing" if credentials is None else credentials.access_key
             request.headers["Authorization"] = unsigned_authorization(
                 access_key, region_name or "", signing_name or SERVICE_EVENT_ID
             )
+            return
+        if self._serving(event_name) is None:
+            # Not served here: signed as it would be without the emulator.
             return
         self._lend_credentials(
             request, request_signer, signature_version, signing_name or SERVICE_EVENT_ID
@@ -270,8 +271,6 @@ class Interception:
         # machine without AWS configuration) keeps none, and signing would raise
         # NoCredentialsError before the request reaches ``_answer``. botocore versions with
         # per-request credentials let it sign with dummies instead: the default account.
-        if self.active_app() is None:
-            return
         if signature_version is UNSIGNED:
             return
         if getattr(request_signer, "_credentials", True) is not None:
