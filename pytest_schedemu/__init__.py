@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_schedemu._version import __version__
 
 if TYPE_CHECKING:
-    from pytest_schedemu.api.app import ServerError
+    from pytest_schedemu.api.faults import ServerError
     from pytest_schedemu.delivery.backends import (
         DeadLetterRequest,
         Delivery,
@@ -34,10 +34,13 @@ if TYPE_CHECKING:
         HandlerError,
         IncompleteSignatureException,
         InternalServerException,
+        InvalidEventPatternException,
         InvalidScheduleExpression,
         InvalidSignatureException,
         InvalidTimezone,
+        InvalidToken,
         LimitExceededException,
+        ManagedRuleException,
         MissingAuthenticationTokenException,
         RequestEntityTooLargeException,
         RequestTimeoutException,
@@ -93,9 +96,12 @@ _LOCATIONS = {
     "HandlerError": "pytest_schedemu.errors",
     "IncompleteSignatureException": "pytest_schedemu.errors",
     "InternalServerException": "pytest_schedemu.errors",
+    "InvalidEventPatternException": "pytest_schedemu.errors",
     "InvalidScheduleExpression": "pytest_schedemu.errors",
     "InvalidSignatureException": "pytest_schedemu.errors",
     "InvalidTimezone": "pytest_schedemu.errors",
+    "InvalidToken": "pytest_schedemu.errors",
+    "ManagedRuleException": "pytest_schedemu.errors",
     "MissingAuthenticationTokenException": "pytest_schedemu.errors",
     "Outcome": "pytest_schedemu.delivery.backends",
     "PendingWork": "pytest_schedemu.records",
@@ -106,7 +112,7 @@ _LOCATIONS = {
     "ResourceNotFoundException": "pytest_schedemu.errors",
     "SchedemuError": "pytest_schedemu.errors",
     "SerializationException": "pytest_schedemu.errors",
-    "ServerError": "pytest_schedemu.api.app",
+    "ServerError": "pytest_schedemu.api.faults",
     "ServerStartError": "pytest_schedemu.errors",
     "LimitExceededException": "pytest_schedemu.errors",
     "ServiceQuotaExceededException": "pytest_schedemu.errors",
@@ -149,10 +155,13 @@ __all__ = [
     "HandlerError",
     "IncompleteSignatureException",
     "InternalServerException",
+    "InvalidEventPatternException",
     "InvalidScheduleExpression",
     "InvalidSignatureException",
     "InvalidTimezone",
+    "InvalidToken",
     "LimitExceededException",
+    "ManagedRuleException",
     "MissingAuthenticationTokenException",
     "MoveAttempts",
     "Outcome",

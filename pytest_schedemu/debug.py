@@ -37,6 +37,11 @@ class DebugView:
         ``monkeypatch.setitem``) to make the server fail as a bug in it would."""
         return self._app.operations.handlers
 
+    @property
+    def events_operation_handlers(self) -> dict[str, Callable[[Call, Document], Document]]:
+        """EventBridge's handler of each rule operation, by name, replaced the same way."""
+        return self._app.events.operations.handlers
+
     def planned_schedules(self) -> list[Schedule]:
         """The schedules the dispatcher holds a plan for."""
         with self._store.lock:

@@ -22,8 +22,9 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pytest_schedemu.api.app import SchedulerApp, ServerError, service_validator
+from pytest_schedemu.api.app import SchedulerApp, service_validator
 from pytest_schedemu.api.control import ControlApi
+from pytest_schedemu.api.faults import ServerError
 from pytest_schedemu.api.operations import Operations
 from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
 from pytest_schedemu.debug import DebugView
@@ -129,6 +130,7 @@ class Emulator(Inspection):
             stacks=self._stacks,
             pending=self.pending,
             fire=self.fire,
+            rules=self._store.rules.all_rules,
         )
         self._app = SchedulerApp(
             store=self._store, clock=self.clock, settings=live, extra_routes=control
@@ -382,14 +384,14 @@ class Emulator(Inspection):
         """
         return self._clients.client(service_name, **kwargs)
 
-    def intercept(self) -> AbstractContextManager[None]:
-        """While the block runs, every botocore ``scheduler`` client in the process is served
-        by this emulator in process, whatever its endpoint, region or credentials.
-
-        ``with emu.intercept(): ...``; blocks nest, the innermost answers. Clients built by
-        ``client()`` with the ``http`` transport keep using the socket.
+    def intercept(self, rules: bool = True) -> AbstractContextManager[None]:
+        """While the block runs, every botocore ``scheduler`` client in the process, and the
+        rule operations of every ``events`` client unless ``rules`` is false, are served by
+        this emulator in process, whatever their endpoint, region or credentials (other
+        ``events`` operations go to moto under ``mock_aws``, or fail). Blocks nest, the
+        innermost answers; ``client()``'s ``http`` clients keep using the socket.
         """
-        return interception.route(self._app, lambda: self.settings.verify_signatures)
+        return interception.route(self._app, lambda: self.settings.verify_signatures, rules)
 
     def use_transport(self, transport: str) -> None:
         """Choose how clients built by ``client()`` from now on reach the emulator."""

@@ -16,6 +16,9 @@
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
         ├── LimitExceededException        400  (events) a rule's targets, or rules, over the limit
+        ├── InvalidEventPatternException  400  (events) an EventPattern that is not a JSON object
+        ├── ManagedRuleException          400  (events) a managed rule changed without Force
+        ├── InvalidToken                  400  (events) a NextToken that is not one it gave
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
         ├── IncompleteSignatureException  403  an Authorization header missing a part
@@ -23,7 +26,7 @@
         ├── InvalidSignatureException     403  a signature, scope or date that does not match
         ├── AccessDeniedException         403  a Host or Origin the service does not answer
         ├── ResourceNotFoundException     404
-        ├── UnknownOperationException     404  no route for this method and path
+        ├── UnknownOperationException     404  no route for this method and path (400 for AWSEvents)
         ├── RequestTimeoutException       408  the body did not arrive within the connection timeout
         ├── ConflictException             409
         ├── RequestEntityTooLargeException 413
@@ -174,6 +177,23 @@ class SerializationException(ApiError):
 
 class LimitExceededException(ApiError):
     code = "LimitExceededException"
+    status = 400
+
+
+class InvalidEventPatternException(ApiError):
+    code = "InvalidEventPatternException"
+    status = 400
+
+
+class ManagedRuleException(ApiError):
+    code = "ManagedRuleException"
+    status = 400
+
+
+class InvalidToken(ApiError):
+    """EventBridge's answer to a ``NextToken`` it did not give, or gave for other filters."""
+
+    code = "InvalidToken"
     status = 400
 
 

@@ -1,9 +1,11 @@
-"""Helpers the tests share: a schedule's arguments, making one, reading a client error,
-waiting for a background thread, and how many examples a property test draws."""
+"""Helpers the tests share: a schedule's arguments, making one, reading a client error or a
+raw answer, waiting for a background thread, and how many examples a property test draws."""
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from hypothesis import settings
@@ -33,6 +35,19 @@ def create(client: Any, name: str = "s1", expression: str = "rate(1 hour)", **ex
         name, ScheduleExpression=expression, FlexibleTimeWindow=window, Target=target, **extra
     )
     return str(client.create_schedule(**args)["ScheduleArn"])
+
+
+@dataclass
+class RawResponse:
+    """A raw HTTP answer: its status, headers and body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
 
 
 def error_of(excinfo: Any) -> dict[str, Any]:

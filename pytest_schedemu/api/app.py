@@ -1,19 +1,17 @@
-"""The Scheduler REST API as a WSGI application.
+"""The Scheduler REST API as a WSGI application, and the emulator's one endpoint.
 
 Routing, request parsing, shape validation, idempotency and error rendering live here; the
 operations themselves live in ``operations``. The HTTP server and the in-process transport
-both call this one application, so both answer byte for byte the same.
+both call this one application, so both answer byte for byte the same. It hands the
+control API its paths (``extra_routes``) and EventBridge's JSON 1.1 requests, which name
+their operation in ``X-Amz-Target``, to ``events_app``.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import logging
 import re
-import threading
-import traceback
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,17 +20,18 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, refuse_form_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
+from pytest_schedemu.api.events_app import EventsApi
+from pytest_schedemu.api.faults import ApiErrorInjections, ServerErrors
 from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.signing import Caller, claimed_caller
+from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
 from pytest_schedemu.api.signing import verify as verify_signature
 from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
+from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment, json_bytes
 from pytest_schedemu.errors import (
-    API_ERRORS,
     ApiError,
     ConflictException,
     InternalServerException,
-    SerializationException,
     ServiceUnavailableException,
     StateError,
     UnknownOperationException,
@@ -44,97 +43,7 @@ from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
 
-logger = logging.getLogger("pytest_schedemu.api")
-
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-
-StartResponse = Callable[..., Any]
-WSGIEnvironment = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ServerError:
-    """An unexpected exception inside the server, answered as a 500 and kept for the test."""
-
-    method: str
-    path: str
-    operation: str | None
-    exception: BaseException
-    traceback: str
-
-    def __str__(self) -> str:
-        return f"{self.method} {self.path} ({self.operation or 'no operation'}):\n{self.traceback}"
-
-
-class ServerErrors:
-    """The unexpected exceptions the server met, oldest first, for the test to see."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._errors: list[ServerError] = []
-
-    def record(self, error: ServerError) -> None:
-        with self._lock:
-            self._errors.append(error)
-
-    def list(self) -> list[ServerError]:
-        with self._lock:
-            return list(self._errors)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._errors.clear()
-
-
-@dataclass
-class _Injection:
-    operation: str | None
-    error: type[ApiError]
-    message: str
-    remaining: int | None
-
-
-class ApiErrorInjections:
-    """Errors a test asked the API to answer instead of doing the operation."""
-
-    def __init__(self, operations: Iterable[str]) -> None:
-        self._lock = threading.Lock()
-        self._operations = frozenset(operations)
-        self._injections: list[_Injection] = []
-
-    def add(self, operation: str | None, code: str, message: str, times: int | None) -> None:
-        error = API_ERRORS.get(code)
-        if error is None:
-            raise ValueError(f"Unsupported error code {code!r}: use one of {sorted(API_ERRORS)}")
-        if operation is not None and operation not in self._operations:
-            raise ValueError(
-                f"Unsupported operation {operation!r}: use one of {sorted(self._operations)}"
-            )
-        if times is not None and (
-            not isinstance(times, int) or isinstance(times, bool) or times < 1
-        ):
-            raise ValueError(f"Unsupported times {times!r}: expected None or a count >= 1")
-        with self._lock:
-            self._injections.append(_Injection(operation, error, message, times))
-
-    def clear(self) -> None:
-        with self._lock:
-            self._injections.clear()
-
-    def raise_for(self, operation: str) -> None:
-        """Raise the first injected error that applies to ``operation``, using it up."""
-        # Read without the lock first: the list is only ever replaced or emptied under it,
-        # and most calls of most tests have no injection at all.
-        if not self._injections:
-            return
-        with self._lock:
-            for injection in self._injections:
-                if injection.operation in (None, operation):
-                    if injection.remaining is not None:
-                        injection.remaining -= 1
-                        if injection.remaining <= 0:
-                            self._injections.remove(injection)
-                    raise injection.error(injection.message)
 
 
 @dataclass(frozen=True)
@@ -195,23 +104,13 @@ class Router:
 _canonical = jsontext.dumps_canonical
 
 
-def _json_bytes(value: Any) -> bytes:
-    """A response body: UTF-8 JSON, with any lone surrogate (JSON allows "\\ud800" in a
-    string, so a schedule's Input may hold one) written as its escape."""
-    text = _canonical(value)
-    try:
-        return text.encode()
-    except UnicodeEncodeError:
-        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
-
-
 #: Answers the requests of another API on the same port (the control API) as (status, body,
 #: content type), or None when the request is not its.
 ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes, str] | None"]
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
-    return _json_bytes({**(details or {}), "Message": message, "__type": code})
+    return json_bytes({**(details or {}), "Message": message, "__type": code})
 
 
 class SchedulerApp:
@@ -233,8 +132,15 @@ class SchedulerApp:
         self.router = Router(self.validator)
         self.injections = ApiErrorInjections(self.bindings)
         self.extra_routes = extra_routes
+        #: EventBridge's rule operations (``events_app``), on the same endpoint.
+        self.events = EventsApi(
+            store=store, clock=clock, settings=settings, server_errors=self.server_errors
+        )
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        # The JSON 1.1 protocol names its operation in a header, and answers in its own shape.
+        if "HTTP_X_AMZ_TARGET" in environ:
+            return self.events(environ, start_response)
         headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
         operation: str | None = None
         content_type = "application/json"
@@ -253,15 +159,7 @@ class SchedulerApp:
             status, body = error.status, error_body(error.code, error.message, error.details)
             headers.append(("x-amzn-ErrorType", error.code))
         except Exception as exc:
-            recorded = ServerError(
-                environ.get("REQUEST_METHOD", ""),
-                environ.get("PATH_INFO", ""),
-                operation,
-                exc,
-                traceback.format_exc(),
-            )
-            self.server_errors.record(recorded)
-            logger.error("internal error while handling a request: %s", recorded)
+            self.server_errors.crashed(environ, operation, exc)
             crash = InternalServerException()
             status, body = crash.status, error_body(crash.code, crash.message)
             headers.append(("x-amzn-ErrorType", crash.code))
@@ -281,16 +179,6 @@ class SchedulerApp:
             raise UnknownOperationException(f"Unknown operation {method} {path}.")
         return found
 
-    def _partition(self, caller: Caller | None) -> tuple[str, str]:
-        settings = self.settings.current
-        if caller is None:
-            return settings.account_id, settings.region
-        access_key = caller.access_key
-        account = (
-            access_key if len(access_key) == 12 and access_key.isdigit() else settings.account_id
-        )
-        return account, caller.region
-
     def _handle(
         self, environ: WSGIEnvironment, operation: str, labels: dict[str, str]
     ) -> tuple[int, bytes]:
@@ -306,14 +194,8 @@ class SchedulerApp:
         refuse_form_body(environ)
         bindings = self.bindings[operation]
         body: dict[str, Any] = {}
-        if any(b.location is None for b in bindings) and raw_body.strip():
-            try:
-                parsed = jsontext.loads(raw_body)
-            except ValueError:
-                raise SerializationException() from None
-            if not isinstance(parsed, dict):
-                raise SerializationException()
-            body = parsed
+        if any(b.location is None for b in bindings):
+            body = json_object(raw_body)
         query = parse_qs(environ.get("QUERY_STRING", ""), keep_blank_values=True)
         params: dict[str, Any] = {}
         token_wire_name: str | None = None
@@ -330,7 +212,7 @@ class SchedulerApp:
                 token_wire_name = binding.wire_name
         self.injections.raise_for(operation)
         cleaned = self.validator[operation].validate(params)
-        account_id, region = self._partition(caller)
+        account_id, region = partition_of(caller, settings.account_id, settings.region)
         handler = self.operations.handlers[operation]
         token = cleaned.get("ClientToken")
         fingerprint = (
@@ -342,7 +224,7 @@ class SchedulerApp:
         with self.store.lock:
             call = Call(account_id, region, truncate_to_ms(self.clock.now()))
             if token is None:
-                response = _json_bytes(handler(call, cleaned))
+                response = json_bytes(handler(call, cleaned))
             else:
                 stored = self.store.stored_response(account_id, region, operation, token)
                 if stored is not None:
@@ -352,7 +234,7 @@ class SchedulerApp:
                             "request parameters."
                         )
                     return stored.status, stored.body
-                response = _json_bytes(handler(call, cleaned))
+                response = json_bytes(handler(call, cleaned))
                 assert fingerprint is not None
                 self.store.store_response(
                     account_id, region, operation, token, StoredResponse(fingerprint, 200, response)

@@ -20,9 +20,11 @@ from typing import Any, BinaryIO
 from pytest_schedemu.errors import (
     RequestEntityTooLargeException,
     RequestTimeoutException,
+    SerializationException,
     UnsupportedMediaTypeException,
     ValidationException,
 )
+from pytest_schedemu.formats import jsontext
 
 MAX_BODY_BYTES = 1024 * 1024
 
@@ -111,6 +113,20 @@ def read_body(environ: Mapping[str, Any], limit: int) -> bytes:
             f"Unreadable request body: {error}. Send a Content-Length and that many bytes, "
             "or a valid chunked transfer encoding."
         ) from None
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """The JSON object a request body holds, ``{}`` for an empty one; a body that is not JSON,
+    or not an object, is a ``SerializationException``."""
+    if not raw.strip():
+        return {}
+    try:
+        parsed = jsontext.loads(raw)
+    except ValueError:
+        raise SerializationException() from None
+    if not isinstance(parsed, dict):
+        raise SerializationException()
+    return parsed
 
 
 def _read_up_to(stream: BinaryIO, size: int) -> bytes:

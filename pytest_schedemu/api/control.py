@@ -24,7 +24,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qs
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body, require_json_body
+from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, require_json_body
 from pytest_schedemu.api.control_records import (
     MAX_LIMIT,
     Handler,
@@ -32,6 +32,7 @@ from pytest_schedemu.api.control_records import (
     limit_of,
     whole_number,
 )
+from pytest_schedemu.api.control_rules import RuleRoutes
 from pytest_schedemu.api.control_schedules import ScheduleRoutes, stack_json
 from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
 from pytest_schedemu.api.signing import verify as verify_signature
@@ -47,13 +48,12 @@ from pytest_schedemu.errors import (
     InternalServerException,
     ResourceNotFoundException,
     SchedemuError,
-    SerializationException,
     ServiceQuotaExceededException,
     UnknownOperationException,
     ValidationException,
 )
-from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
@@ -114,6 +114,7 @@ class ControlApi:
         stacks: LoadedStacks | None = None,
         pending: Callable[[int], list[PendingWork]] | None = None,
         fire: Callable[[str, str], Attempt] | None = None,
+        rules: Callable[[], list[Rule]] = list,
     ) -> None:
         self._records = records
         self._schema_version = schema_version
@@ -140,6 +141,7 @@ class ControlApi:
         }
         self.routes.update(RecordRoutes(records).routes())
         self.routes.update(ScheduleRoutes(records).routes())
+        self.routes.update(RuleRoutes(rules).routes())
         self.routes[("GET", "stacks")] = lambda body, query: {
             "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
         }
@@ -167,7 +169,7 @@ class ControlApi:
             require_json_body(environ)
         query = {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
         try:
-            result = handler(self._body(raw), query)
+            result = handler(json_object(raw), query)
         except LookupError as error:
             raise ResourceNotFoundException(str(error.args[0])) from None
         except (TypeError, ValueError, OverflowError) as error:
@@ -184,18 +186,6 @@ class ControlApi:
             if parts is not None:
                 return _with_parts(handler, parts)
         return None
-
-    @staticmethod
-    def _body(raw: bytes) -> dict[str, Any]:
-        if not raw.strip():
-            return {}
-        try:
-            body = jsontext.loads(raw)
-        except ValueError:
-            raise SerializationException() from None
-        if not isinstance(body, dict):
-            raise SerializationException()
-        return body
 
     # -- health and the clock ------------------------------------------------------------
 

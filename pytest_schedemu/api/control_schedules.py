@@ -141,7 +141,7 @@ def group_json(group: ScheduleGroup, schedule_count: int) -> dict[str, Any]:
     }
 
 
-def _page_after(
+def page_after(
     keys: Sequence[tuple[str, ...]],
     key_length: int,
     token: str | None,
@@ -195,7 +195,7 @@ class ScheduleRoutes:
         ]
         keys = [_key(s) for s in matching]
         fingerprint = filters_fingerprint({"list": "schedules", **filters})
-        first, end, following = _page_after(
+        first, end, following = page_after(
             keys, 4, query.get("next_token"), fingerprint, limit_of(query)
         )
         origin = self._records.origin_of
@@ -241,7 +241,7 @@ class ScheduleRoutes:
         counts = Counter((s.account_id, s.region, s.group_name) for s in self._records.schedules())
         keys = [(g.account_id, g.region, g.name) for g in groups]
         fingerprint = filters_fingerprint({"list": "groups", **filters})
-        first, end, following = _page_after(
+        first, end, following = page_after(
             keys, 3, query.get("next_token"), fingerprint, limit_of(query)
         )
         page = [group_json(g, counts[key]) for g, key in zip(groups[first:end], keys[first:end])]

@@ -3,7 +3,8 @@
 Off by default: tests under a frozen clock sign with the frozen time, and nobody wants an
 emulator to reject its own test's requests. With ``verify_signatures=True`` and a table of
 credentials, every request must carry a valid signature from a known access key, scoped to
-the ``scheduler`` service, over the body it carries, made within 15 minutes of the
+its service (``scheduler``, or ``events`` for EventBridge's rule operations), over the body
+it carries, made within 15 minutes of the
 emulator's clock, as AWS requires.
 
 The checks run in the order AWS runs them, and fail with AWS's codes and messages; where
@@ -57,6 +58,16 @@ class Caller:
     region: str
 
 
+def partition_of(caller: Caller | None, account_id: str, region: str) -> tuple[str, str]:
+    """The (account, region) a request acts in: the region of its caller's credential scope,
+    and the account its access key names when that key is 12 digits; the emulator's own
+    ``account_id`` and ``region`` otherwise."""
+    if caller is None:
+        return account_id, region
+    key = caller.access_key
+    return (key if len(key) == 12 and key.isdigit() else account_id), caller.region
+
+
 def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
     """The caller a request's ``Authorization`` header names, unchecked; None when it names
     none that could be checked (absent, not SigV4, or malformed).
@@ -76,9 +87,14 @@ def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
 
 
 def verify(
-    environ: Mapping[str, Any], body: bytes, credentials: Mapping[str, str], now: datetime
+    environ: Mapping[str, Any],
+    body: bytes,
+    credentials: Mapping[str, str],
+    now: datetime,
+    service: str = SERVICE,
 ) -> Caller:
-    """The caller of a properly signed request: raise the AWS error for any other."""
+    """The caller of a properly signed request to ``service``: raise the AWS error for any
+    other."""
     header = environ.get("HTTP_AUTHORIZATION", "").strip()
     if not header.startswith("AWS4-"):
         raise MissingAuthenticationTokenException("Missing Authentication Token")
@@ -110,7 +126,7 @@ def verify(
         raise IncompleteSignatureException(
             f"Unsupported AWS 'algorithm': '{algorithm}' (only {ALGORITHM} for now). "
         )
-    access_key, scope = _scope(params["Credential"], stamp)
+    access_key, scope = _scope(params["Credential"], stamp, service)
     secret = credentials.get(access_key)
     if secret is None:
         raise UnrecognizedClientException("The security token included in the request is invalid.")
@@ -172,7 +188,7 @@ def _check_freshness(stamp: str, signed_at: datetime, now: datetime) -> None:
         )
 
 
-def _scope(credential: str, stamp: str) -> tuple[str, list[str]]:
+def _scope(credential: str, stamp: str, expected: str) -> tuple[str, list[str]]:
     """The access key and the scope (date, region, service, terminator) of a Credential."""
     parts = credential.rstrip("/").split("/")
     if len(parts) != 5:
@@ -183,8 +199,8 @@ def _scope(credential: str, stamp: str) -> tuple[str, list[str]]:
     access_key, date, _region, service, terminator = parts
     # AWS names every wrong part of the scope at once, each sentence after the other.
     problems = []
-    if service != SERVICE:
-        problems.append(f"Credential should be scoped to correct service: '{SERVICE}'. ")
+    if service != expected:
+        problems.append(f"Credential should be scoped to correct service: '{expected}'. ")
     if terminator != TERMINATOR:
         problems.append(
             f"Credential should be scoped with a valid terminator: '{TERMINATOR}', "

@@ -1,15 +1,16 @@
-"""Shape validation driven by botocore's service model for ``scheduler`` 2021-06-30.
+"""Shape validation driven by botocore's service models: ``scheduler`` 2021-06-30, and
+``events`` 2015-10-07 for EventBridge's rule operations.
 
-The model is botocore's own file for this API version, shipped with the package and loaded
+Each model is botocore's own file for its API version, shipped with the package and loaded
 through ``botocore.loaders``. It is pinned rather than taken from the installed botocore so
 that an upgrade of a user's botocore never changes what the emulator answers; the
 model-drift test notices when botocore's copy moves (``python -m pytest_schedemu.api.vendor``
 re-vendors it).
 
+The two services word their messages alike but not the same (``validation_wording``).
+
 Patterns are full-match, as the service applies them (``Name='a b'`` is refused although
-``[0-9a-zA-Z-_.]+`` occurs in it), and messages quote them anchored, as the service's
-messages do: since botocore 1.44.8 the model writes its patterns without ``^``/``$``, and a
-pattern without them is quoted as ``^<pattern>$``.
+``[0-9a-zA-Z-_.]+`` occurs in it).
 
 Each operation's input shape is compiled once into a tree of ``_Node`` checkers. A check
 walks the request, raises ``SerializationException`` at the first member of the wrong JSON
@@ -19,8 +20,8 @@ request with unknown members dropped and timestamps turned into datetimes.
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from re import Pattern
@@ -29,8 +30,17 @@ from typing import Any
 from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
 
+from pytest_schedemu.api.validation_wording import (
+    SCHEDULER_STYLE,
+    Style,
+    anchored,
+    compile_pattern,
+    format_errors,
+    member_path,
+    violation,
+)
 from pytest_schedemu.errors import SerializationException, ValidationException
-from pytest_schedemu.formats.times import EPOCH, to_epoch
+from pytest_schedemu.formats.times import EPOCH
 
 _DATA = Path(__file__).parent / "data"
 
@@ -42,51 +52,11 @@ _ISO_WITH_OFFSET = re.compile(
 )
 
 
-def load_service_model() -> ServiceModel:
+def load_service_model(service: str = "scheduler", api_version: str = "2021-06-30") -> ServiceModel:
+    """A vendored service model: ``scheduler`` (the default) or ``events`` 2015-10-07."""
     loader = Loader(extra_search_paths=[str(_DATA)], include_default_search_paths=False)
-    data = loader.load_service_model("scheduler", "service-2", api_version="2021-06-30")
-    return ServiceModel(data, service_name="scheduler")
-
-
-def anchored(pattern: str) -> str:
-    """A model pattern as the service's messages quote it: between ``^`` and ``$``."""
-    if pattern.startswith("^") and pattern.endswith("$"):
-        return pattern
-    return f"^{pattern}$"
-
-
-def member_path(name: str) -> str:
-    """The path segment AWS uses in messages: the member name, first letter lower-cased."""
-    return name[:1].lower() + name[1:]
-
-
-def render_value(value: Any) -> str:
-    """A value as AWS quotes it in a constraint message."""
-    if value is None:
-        return "null"
-    return f"'{_render(value)}'"
-
-
-def _render(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (str, int)):
-        return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_render(item) for item in value) + "]"
-    if isinstance(value, datetime):
-        return str(round(to_epoch(value), 3))
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
-
-
-def format_errors(items: list[str]) -> str:
-    count = len(items)
-    noun = "error" if count == 1 else "errors"
-    return f"{count} validation {noun} detected: " + "; ".join(items)
-
-
-def violation(value: Any, path: str, constraint: str) -> str:
-    return f"Value {render_value(value)} at '{path}' failed to satisfy constraint: {constraint}"
+    data = loader.load_service_model(service, "service-2", api_version=api_version)
+    return ServiceModel(data, service_name=service)
 
 
 class NotAnInteger:
@@ -112,18 +82,22 @@ class _Node:
         "pattern",
         "pattern_text",
         "required",
+        "style",
         "value",
     )
 
-    def __init__(self, shape: Shape, cache: dict[str, _Node]) -> None:
+    def __init__(self, shape: Shape, cache: dict[str, _Node], style: Style) -> None:
         cache[shape.name] = self
+        self.style = style
         metadata = shape.metadata
         self.kind: str = shape.type_name
         self.minimum: int | None = metadata.get("min")
         self.maximum: int | None = metadata.get("max")
         pattern: str | None = metadata.get("pattern")
-        self.pattern: Pattern[str] | None = re.compile(pattern, re.ASCII) if pattern else None
-        self.pattern_text: str | None = None if pattern is None else anchored(pattern)
+        self.pattern: Pattern[str] | None = compile_pattern(pattern) if pattern else None
+        self.pattern_text: str | None = None
+        if pattern is not None:
+            self.pattern_text = anchored(pattern) if style.anchored_patterns else pattern
         self.enum: list[str] = list(getattr(shape, "enum", None) or [])
         self.members: list[tuple[str, str, _Node]] = []
         self.required: frozenset[str] = frozenset()
@@ -132,17 +106,18 @@ class _Node:
         self.value: _Node | None = None
         if self.kind == "structure":
             self.required = frozenset(shape.required_members)
-            # Visited alphabetically, as the service reports them (§2.1); the model's own
-            # order is no longer alphabetical since botocore 1.44.8.
+            # Scheduler reports them alphabetically (§2.1); the model's own order is no
+            # longer alphabetical since botocore 1.44.8. EventBridge keeps the model's.
+            members = shape.members.items()
             self.members = [
-                (name, member_path(name), _compile(member, cache))
-                for name, member in sorted(shape.members.items())
+                (name, member_path(name), _compile(member, cache, style))
+                for name, member in (sorted(members) if style.alphabetical_members else members)
             ]
         elif self.kind == "list":
-            self.member = _compile(shape.member, cache)
+            self.member = _compile(shape.member, cache, style)
         elif self.kind == "map":
-            self.key = _compile(shape.key, cache)
-            self.value = _compile(shape.value, cache)
+            self.key = _compile(shape.key, cache, style)
+            self.value = _compile(shape.value, cache, style)
 
     def check(self, value: Any, path: str, errors: list[str]) -> Any:
         kind = self.kind
@@ -223,7 +198,9 @@ class _Node:
     def _check_scalar(
         self, value: str, length: int, path: str, errors: list[str], bare: bool = False
     ) -> None:
-        self._check_length(value, length, path, errors, bare)
+        early = self.style.pattern_before_length
+        if not early:
+            self._check_length(value, length, path, errors, bare)
         if self.pattern is not None and self.pattern.fullmatch(value) is None:
             self._fail(
                 value,
@@ -232,6 +209,8 @@ class _Node:
                 f"Member must satisfy regular expression pattern: {self.pattern_text}",
                 bare,
             )
+        if early:
+            self._check_length(value, length, path, errors, bare)
         if self.enum and value not in self.enum:
             self._fail(
                 value,
@@ -264,9 +243,9 @@ class _Node:
         errors.append(constraint if bare else violation(value, path, constraint))
 
 
-def _compile(shape: Shape, cache: dict[str, _Node]) -> _Node:
+def _compile(shape: Shape, cache: dict[str, _Node], style: Style) -> _Node:
     node = cache.get(shape.name)
-    return node if node is not None else _Node(shape, cache)
+    return node if node is not None else _Node(shape, cache, style)
 
 
 def names_an_offset(text: str) -> bool:
@@ -317,9 +296,11 @@ def _out_of_range(value: Any) -> ValidationException:
 class OperationValidator:
     """Validates one operation's input; query and path members arrive already typed."""
 
-    def __init__(self, model: ServiceModel, operation: str, cache: dict[str, _Node]) -> None:
+    def __init__(
+        self, model: ServiceModel, operation: str, cache: dict[str, _Node], style: Style
+    ) -> None:
         self.operation = model.operation_model(operation)
-        self.root = _compile(self.operation.input_shape, cache)
+        self.root = _compile(self.operation.input_shape, cache, style)
 
     def validate(self, params: dict[str, Any]) -> Any:
         errors: list[str] = []
@@ -330,11 +311,19 @@ class OperationValidator:
 
 
 class ServiceValidator:
-    def __init__(self, model: ServiceModel | None = None) -> None:
+    """Every operation's validator, or those of ``operations`` only."""
+
+    def __init__(
+        self,
+        model: ServiceModel | None = None,
+        style: Style = SCHEDULER_STYLE,
+        operations: Iterable[str] | None = None,
+    ) -> None:
         self.model = model or load_service_model()
         cache: dict[str, _Node] = {}
+        names = self.model.operation_names if operations is None else operations
         self.operations = {
-            name: OperationValidator(self.model, name, cache) for name in self.model.operation_names
+            name: OperationValidator(self.model, name, cache, style) for name in names
         }
 
     def __getitem__(self, operation: str) -> OperationValidator:

@@ -1,12 +1,13 @@
 """Re-vendor the botocore files the emulator pins: ``python -m pytest_schedemu.api.vendor``.
 
 The emulator answers from copies of botocore's files rather than from the installed
-botocore (see ``validation`` and ``model.partitions``): the EventBridge Scheduler service
-model (``service-2.json``, which botocore ships gzip-compressed and which is kept here
-decompressed, byte for byte, and ``paginators-1.json``) and the partition table
-(``partitions.json``). This tool copies all three from the installed botocore, records its
-version in ``api/data/scheduler/botocore-version.txt`` (one version for the three files)
-and rewrites the versions NOTICE names.
+botocore (see ``validation`` and ``model.partitions``): the service models it serves
+(``MODELS``: EventBridge Scheduler, and EventBridge for the rule operations; each a
+``service-2.json``, which botocore ships gzip-compressed and which is kept here
+decompressed, byte for byte, and its ``paginators-1.json``) and the partition table
+(``partitions.json``). This tool copies them all from the installed botocore, records its
+version in ``api/data/scheduler/botocore-version.txt`` (one version for every file) and
+rewrites the versions NOTICE names.
 
 ``--check`` changes nothing: it lists what differs between the vendored files and the
 installed botocore's, documentation aside, and exits 1 when anything does. The model-drift
@@ -20,20 +21,38 @@ import gzip
 import json
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 import botocore
 
-API_VERSION = "2021-06-30"
+from pytest_schedemu.api.model_differences import (
+    model_differences,
+    paginator_differences,
+    partition_differences,
+)
+
 _PACKAGE = Path(__file__).resolve().parents[1]
 
-#: Keys whose values are prose: a change to them alone changes nothing the emulator does.
-DOCUMENTATION_KEYS = frozenset({"documentation", "documentationUrl"})
 
-# The two places NOTICE names the release: the service model's paragraph, the table's.
+@dataclass(frozen=True)
+class VendoredModel:
+    """One service model the emulator serves: botocore's folder name and API version."""
+
+    service: str
+    api_version: str
+
+
+SCHEDULER = VendoredModel("scheduler", "2021-06-30")
+EVENTS = VendoredModel("events", "2015-10-07")
+#: Every vendored model, in the order their differences are listed.
+MODELS = (SCHEDULER, EVENTS)
+#: The Scheduler model's API version (the first model the emulator served).
+API_VERSION = SCHEDULER.api_version
+
+# The two places NOTICE names the release: the service models' paragraph, the table's.
 _NOTICE_VERSIONS = (
     re.compile(r"(as\s+published\s+in\s+botocore\s+)(\d+(?:\.\d+)+)()"),
     re.compile(r"(is\s+botocore\s+)(\d+(?:\.\d+)+)('s\s+partition\s+table)"),
@@ -51,17 +70,28 @@ class Layout:
     def of_package(cls) -> Layout:
         return cls(_PACKAGE, _PACKAGE.parent / "NOTICE")
 
+    def model_folder(self, model: VendoredModel) -> Path:
+        return self.package / "api" / "data" / model.service / model.api_version
+
+    def service_file(self, model: VendoredModel) -> Path:
+        return self.model_folder(model) / "service-2.json"
+
+    def paginators_file(self, model: VendoredModel) -> Path:
+        return self.model_folder(model) / "paginators-1.json"
+
     @property
     def scheduler(self) -> Path:
         return self.package / "api" / "data" / "scheduler"
 
     @property
     def service(self) -> Path:
-        return self.scheduler / API_VERSION / "service-2.json"
+        """The Scheduler model."""
+        return self.service_file(SCHEDULER)
 
     @property
     def paginators(self) -> Path:
-        return self.scheduler / API_VERSION / "paginators-1.json"
+        """The Scheduler model's paginators."""
+        return self.paginators_file(SCHEDULER)
 
     @property
     def partitions(self) -> Path:
@@ -91,16 +121,16 @@ class Botocore:
     def installed(cls) -> Botocore:
         return cls(Path(str(botocore.__file__)).parent / "data", str(botocore.__version__))
 
-    def service(self) -> bytes:
-        """The scheduler model's bytes, decompressed when botocore ships it gzipped."""
-        folder = self.data / "scheduler" / API_VERSION
+    def service(self, model: VendoredModel = SCHEDULER) -> bytes:
+        """A model's bytes, decompressed when botocore ships it gzipped."""
+        folder = self.data / model.service / model.api_version
         compressed = folder / "service-2.json.gz"
         if compressed.exists():
             return gzip.decompress(compressed.read_bytes())
         return (folder / "service-2.json").read_bytes()
 
-    def paginators(self) -> bytes:
-        return (self.data / "scheduler" / API_VERSION / "paginators-1.json").read_bytes()
+    def paginators(self, model: VendoredModel = SCHEDULER) -> bytes:
+        return (self.data / model.service / model.api_version / "paginators-1.json").read_bytes()
 
     def partitions(self) -> bytes:
         return (self.data / "partitions.json").read_bytes()
@@ -146,8 +176,10 @@ def rewrite_notice(text: str, version: str) -> str:
 def vendor(layout: Layout, source: Botocore) -> None:
     """Copy ``source``'s files into ``layout`` and record its version there and in NOTICE."""
     notice = rewrite_notice(layout.notice.read_text(encoding="utf-8"), source.version)
-    layout.service.write_bytes(source.service())
-    layout.paginators.write_bytes(source.paginators())
+    for model in MODELS:
+        layout.model_folder(model).mkdir(parents=True, exist_ok=True)
+        layout.service_file(model).write_bytes(source.service(model))
+        layout.paginators_file(model).write_bytes(source.paginators(model))
     layout.partitions.write_bytes(source.partitions())
     layout.sdk_service_names.write_bytes(source.sdk_service_names())
     layout.version_file.write_text(source.version + "\n", encoding="utf-8")
@@ -156,150 +188,23 @@ def vendor(layout: Layout, source: Botocore) -> None:
 
 def changed_files(layout: Layout, source: Botocore) -> list[str]:
     """The vendored files whose bytes are not ``source``'s."""
-    pairs = (
-        (layout.service, source.service()),
-        (layout.paginators, source.paginators()),
-        (layout.partitions, source.partitions()),
-    )
+    pairs = [
+        pair
+        for model in MODELS
+        for pair in (
+            (layout.service_file(model), source.service(model)),
+            (layout.paginators_file(model), source.paginators(model)),
+        )
+    ]
+    pairs.append((layout.partitions, source.partitions()))
     return [
         str(path.relative_to(layout.package.parent))
         for path, data in pairs
-        if path.read_bytes() != data
+        if not path.exists() or path.read_bytes() != data
     ]
 
 
 # -- differences -------------------------------------------------------------------------
-
-
-def without_documentation(value: Any) -> Any:
-    """``value`` with every documentation key removed, at any depth."""
-    if isinstance(value, Mapping):
-        return {
-            key: without_documentation(item)
-            for key, item in value.items()
-            if key not in DOCUMENTATION_KEYS
-        }
-    if isinstance(value, list):
-        return [without_documentation(item) for item in value]
-    return value
-
-
-def _show(value: Any) -> str:
-    """A value for a line of differences: a string between quotes as it is, others as JSON."""
-    if isinstance(value, str):
-        text = f"'{value}'"
-    else:
-        text = json.dumps(without_documentation(value), sort_keys=True)
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def _keys(
-    where: str, old: Mapping[str, Any], new: Mapping[str, Any], skip: Iterable[str] = ()
-) -> list[str]:
-    """One line per key, other than documentation and ``skip``, whose value changed."""
-    lines = []
-    for key in sorted((old.keys() | new.keys()) - DOCUMENTATION_KEYS - set(skip)):
-        before, after = without_documentation(old.get(key)), without_documentation(new.get(key))
-        if before == after:
-            continue
-        if key not in old:
-            lines.append(f"{where}: {key} added: {_show(after)}")
-        elif key not in new:
-            lines.append(f"{where}: {key} removed (was {_show(before)})")
-        else:
-            lines.append(f"{where}: {key} {_show(before)} -> {_show(after)}")
-    return lines
-
-
-def _added_removed(where: str, what: str, old: Iterable[str], new: Iterable[str]) -> list[str]:
-    before, after = set(old), set(new)
-    return [f"{where}: {what} added: {name}" for name in sorted(after - before)] + [
-        f"{where}: {what} removed: {name}" for name in sorted(before - after)
-    ]
-
-
-def _shape_differences(name: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    where = f"shape {name}"
-    if old.get("type") != new.get("type"):
-        return [f"{where}: type {old.get('type')} -> {new.get('type')}"]
-    lines = _keys(where, old, new, skip=("members", "required", "enum"))
-    lines += _added_removed(where, "enum value", old.get("enum", ()), new.get("enum", ()))
-    members: Mapping[str, Any] = old.get("members", {})
-    now: Mapping[str, Any] = new.get("members", {})
-    for member in sorted(now.keys() - members.keys()):
-        lines.append(f"{where}: member added: {member} (shape {now[member].get('shape')})")
-    lines += [
-        f"{where}: member removed: {member}" for member in sorted(members.keys() - now.keys())
-    ]
-    for member in sorted(members.keys() & now.keys()):
-        before, after = members[member].get("shape"), now[member].get("shape")
-        if before != after:
-            lines.append(f"{where}: member {member}: shape {before} -> {after}")
-        lines += _keys(f"{where}: member {member}", members[member], now[member], skip=("shape",))
-    required, still = set(old.get("required", ())), set(new.get("required", ()))
-    lines += [f"{where}: member {member} is now required" for member in sorted(still - required)]
-    lines += [
-        f"{where}: member {member} is no longer required" for member in sorted(required - still)
-    ]
-    return lines
-
-
-def model_differences(vendored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
-    """What changed from the service model ``vendored`` to ``current``, one line a change:
-    operations and shapes added or removed; members added, removed, of another shape, made
-    required or optional; enum values, patterns, min/max and any other trait; metadata.
-    Documentation is not compared: a model that changed only there has no differences."""
-    lines = _keys("model", vendored, current, skip=("metadata", "operations", "shapes"))
-    lines += _keys("metadata", vendored.get("metadata", {}), current.get("metadata", {}))
-    operations, now = vendored.get("operations", {}), current.get("operations", {})
-    lines += _added_removed("model", "operation", operations, now)
-    for name in sorted(operations.keys() & now.keys()):
-        lines += _keys(f"operation {name}", operations[name], now[name])
-    shapes, now = vendored.get("shapes", {}), current.get("shapes", {})
-    for name in sorted(now.keys() - shapes.keys()):
-        lines.append(f"model: shape added: {name} ({now[name].get('type')})")
-    lines += [f"model: shape removed: {name}" for name in sorted(shapes.keys() - now.keys())]
-    for name in sorted(shapes.keys() & now.keys()):
-        lines += _shape_differences(name, shapes[name], now[name])
-    return lines
-
-
-def paginator_differences(vendored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
-    """What changed from the paginators file ``vendored`` to ``current``."""
-    old, new = vendored.get("pagination", {}), current.get("pagination", {})
-    lines = _added_removed("paginators", "paginator", old, new)
-    for name in sorted(old.keys() & new.keys()):
-        lines += _keys(f"paginator {name}", old[name], new[name])
-    return lines
-
-
-def partition_differences(vendored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
-    """What changed from the partition table ``vendored`` to ``current``: partitions added or
-    removed or reordered, and each one's regionRegex, outputs (dnsSuffix…) and regions.
-    Region descriptions are prose and not compared."""
-    old = {entry["id"]: entry for entry in vendored.get("partitions", [])}
-    new = {entry["id"]: entry for entry in current.get("partitions", [])}
-    lines = _keys("partitions", vendored, current, skip=("partitions",))
-    for name in sorted(new.keys() - old.keys()):
-        entry = new[name]
-        suffix, regions = entry.get("outputs", {}).get("dnsSuffix"), entry.get("regions", {})
-        lines.append(
-            f"partition added: {name} (dnsSuffix {suffix}, "
-            f"regionRegex {entry.get('regionRegex')}, regions {', '.join(regions)})"
-        )
-    lines += [f"partition removed: {name}" for name in sorted(old.keys() - new.keys())]
-    order, now = [n for n in old if n in new], [n for n in new if n in old]
-    if order != now:
-        lines.append(f"partitions: order {', '.join(order)} -> {', '.join(now)}")
-    for name in sorted(old.keys() & new.keys()):
-        where = f"partition {name}"
-        before, after = old[name], new[name]
-        lines += _keys(where, before, after, skip=("outputs", "regions", "id"))
-        lines += _keys(where, before.get("outputs", {}), after.get("outputs", {}))
-        lines += _added_removed(
-            where, "region", before.get("regions", {}), after.get("regions", {})
-        )
-    return lines
 
 
 def differences(layout: Layout, source: Botocore) -> list[str]:
@@ -308,10 +213,18 @@ def differences(layout: Layout, source: Botocore) -> list[str]:
     def load(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
 
-    return (
-        model_differences(load(layout.service.read_bytes()), load(source.service()))
-        + paginator_differences(load(layout.paginators.read_bytes()), load(source.paginators()))
-        + partition_differences(load(layout.partitions.read_bytes()), load(source.partitions()))
+    def vendored(path: Path) -> Any:
+        # A model not vendored yet differs in everything it holds.
+        return load(path.read_bytes()) if path.exists() else {}
+
+    lines: list[str] = []
+    for model in MODELS:
+        service, paginators = layout.service_file(model), layout.paginators_file(model)
+        found = model_differences(vendored(service), load(source.service(model)))
+        found += paginator_differences(vendored(paginators), load(source.paginators(model)))
+        lines += [f"{model.service}: {line}" for line in found]
+    return lines + partition_differences(
+        load(layout.partitions.read_bytes()), load(source.partitions())
     )
 
 
@@ -335,8 +248,8 @@ def check(layout: Layout, source: Botocore, out: TextIO) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m pytest_schedemu.api.vendor",
-        description="Copy the installed botocore's scheduler model, paginators and partition "
-        "table into the package, and record its version.",
+        description="Copy the installed botocore's scheduler and events models, their "
+        "paginators and the partition table into the package, and record its version.",
     )
     parser.add_argument(
         "--check",

@@ -26,6 +26,73 @@ DEFAULT_EVENT_BUS = "default"
 ENABLED_STATES = frozenset({"ENABLED", "ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS"})
 
 
+#: A target's parameter blocks (``PutTargets``), by their AWS names.
+TARGET_PARAMETER_BLOCKS: tuple[str, ...] = (
+    "AppSyncParameters",
+    "BatchParameters",
+    "EcsParameters",
+    "HttpParameters",
+    "KinesisParameters",
+    "RedshiftDataParameters",
+    "RunCommandParameters",
+    "SageMakerPipelineParameters",
+    "SqsParameters",
+)
+
+#: The placeholders an ``InputTemplate`` may use without naming them in its
+#: ``InputPathsMap`` (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-transform-target-input.html).
+PREDEFINED_PLACEHOLDERS = frozenset(
+    {
+        "aws.events.rule-arn",
+        "aws.events.rule-name",
+        "aws.events.event.ingestion-time",
+        "aws.events.event",
+        "aws.events.event.json",
+    }
+)
+#: A placeholder in an ``InputTemplate``: ``<name>``, the name as an ``InputPathsMap`` key
+#: (letters, digits, ``_`` and ``-``) or a predefined one (dots too). Other text between
+#: angle brackets (``a < b > c``) is the template's own.
+TEMPLATE_PLACEHOLDER = re.compile(r"<([A-Za-z0-9_.\-]+)>")
+
+_RULE_ARN = re.compile(
+    r"arn:(?P<partition>aws[\w-]*):events:(?P<region>[^:]+):(?P<account>[0-9]{12}):"
+    r"rule/(?:(?P<bus>.+)/)?(?P<name>[^/]+)"
+)
+_EVENT_BUS_ARN = re.compile(
+    r"arn:(?P<partition>aws[\w-]*):events:(?P<region>[^:]+):(?P<account>[0-9]{12}):"
+    r"event-bus/(?P<name>.+)"
+)
+
+
+@dataclass(frozen=True)
+class EventsArn:
+    """A rule's or an event bus's ARN, read: ``name`` is the rule's or the bus's."""
+
+    partition: str
+    region: str
+    account: str
+    #: ``rule`` or ``event-bus``.
+    kind: str
+    name: str
+    #: The rule's event bus; the bus's own name for an event bus.
+    event_bus: str
+
+    @classmethod
+    def parse(cls, arn: str) -> EventsArn | None:
+        """The ARN of a rule or of an event bus, read; None for anything else."""
+        found = _RULE_ARN.fullmatch(arn)
+        if found is not None:
+            bus = found["bus"] or DEFAULT_EVENT_BUS
+            parts = found["partition"], found["region"], found["account"]
+            return cls(*parts, "rule", found["name"], bus)
+        found = _EVENT_BUS_ARN.fullmatch(arn)
+        if found is not None:
+            parts = found["partition"], found["region"], found["account"]
+            return cls(*parts, "event-bus", found["name"], found["name"])
+        return None
+
+
 def rule_arn(region: str, account: str, name: str, event_bus: str = DEFAULT_EVENT_BUS) -> str:
     """A rule's ARN: ``rule/<name>`` on the default bus, ``rule/<bus>/<name>`` elsewhere."""
     partition = partition_for_region(region)

@@ -302,7 +302,11 @@ def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
     except SchedemuError as error:
         _restore_environment(saved)
         pytest.fail(f"schedemu: {error}", pytrace=False)
-    routed = emulator.intercept() if options.intercept else contextlib.nullcontext()
+    routed = (
+        emulator.intercept(rules=options.intercept_rules)
+        if options.intercept
+        else contextlib.nullcontext()
+    )
     try:
         with routed:
             yield emulator

@@ -35,6 +35,15 @@ class PluginOptions:
         parse=parse_bool,
         check=values.boolean,
     )
+    intercept_rules: bool = declare(
+        True,
+        "with intercept, serve the EventBridge rule operations (PutRule, PutTargets...) of "
+        "every botocore events client from the emulator too; their other operations go to "
+        "moto under mock_aws, or fail: true or false",
+        scope=PLUGIN,
+        parse=parse_bool,
+        check=values.boolean,
+    )
     allow_unused_targets: bool = declare(
         False,
         "let a test steer targets that no attempt uses",

@@ -184,9 +184,9 @@ class RuleStore:
             replaced = {target.id for target in targets}
             kept = [target for target in previous.targets if target.id not in replaced]
             if len(kept) + len(targets) > MAX_TARGETS_PER_RULE:
+                # AWS's message, word for word (a rule has at most five targets).
                 raise LimitExceededException(
-                    f"The requested resource exceeds the maximum number allowed: a rule has "
-                    f"at most {MAX_TARGETS_PER_RULE} targets."
+                    "The requested resource exceeds the maximum number allowed."
                 )
             numbered = (
                 *kept,

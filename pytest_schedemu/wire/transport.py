@@ -9,12 +9,14 @@ every Scheduler client (``intercept``) both answer this way.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Generator, Iterable
 from typing import Any
 from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from botocore.awsrequest import AWSResponse
 
+from pytest_schedemu.api.events_protocol import CONTENT_TYPE, served_operations
 from pytest_schedemu.wire.intercept import unsigned_authorization
 from pytest_schedemu.wire.server import WSGIApp
 
@@ -128,12 +130,35 @@ def answer_in_process(app: WSGIApp, request: Any) -> Any:
     url = request.url
     parts = urlsplit(url)
     status, headers, payload = _call_wsgi(app, request.method, parts, request.headers.items(), data)
-    response = AWSResponse(url, status, dict(headers), RawBody(payload))
-    # What AWSResponse.content would read from the raw body, in the form both SDKs take.
-    response._content = _Content(payload)
+    response = _response(url, status, dict(headers), payload)
     request.url = urlunsplit(parts._replace(netloc=ANSWERED_HOST))
     setattr(request, _ANSWERED, True)
     return response
+
+
+def _response(url: str, status: int, headers: dict[str, str], payload: bytes) -> Any:
+    response = AWSResponse(url, status, headers, RawBody(payload))
+    # What AWSResponse.content would read from the raw body, in the form both SDKs take.
+    response._content = _Content(payload)
+    return response
+
+
+def refusal(request: Any) -> Any:
+    """The answer to an EventBridge request the emulator does not serve and nothing else in
+    the process answered: an ``UnknownOperationException`` that says so, sent nowhere."""
+    target = request.headers.get("X-Amz-Target", b"")
+    text = target.decode("latin-1") if isinstance(target, bytes) else str(target)
+    operation = text.partition(".")[2] or text or "this operation"
+    message = (
+        f"The schedemu emulator serves only the EventBridge rule operations "
+        f"({served_operations()}); nothing in the process answered {operation} (moto's "
+        "mock_aws would), so it was refused without being sent. Turn the emulator's rule "
+        "interception off (intercept_rules=False) to send EventBridge requests where they "
+        "would go without it."
+    )
+    body = json.dumps({"__type": "UnknownOperationException", "message": message}).encode()
+    headers = {"Content-Type": CONTENT_TYPE, "Content-Length": str(len(body))}
+    return _response(request.url, 400, headers, body)
 
 
 class InProcessTransport:

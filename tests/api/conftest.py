@@ -7,7 +7,6 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import boto3
@@ -15,6 +14,7 @@ import pytest
 from botocore.config import Config
 
 from pytest_schedemu import Emulator
+from tests.helpers import RawResponse
 
 TRANSPORTS = ["http", "inprocess"]
 
@@ -59,17 +59,6 @@ def plain_client() -> Iterator[Callable[..., Any]]:
     yield build
     for client in made:
         client.close()
-
-
-@dataclass
-class RawResponse:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.body)
 
 
 @pytest.fixture

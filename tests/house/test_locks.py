@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from pytest_schedemu.api.app import ApiErrorInjections, ServerError, ServerErrors
+from pytest_schedemu.api.faults import ApiErrorInjections, ServerError, ServerErrors
 from pytest_schedemu.delivery.backends import Outcome
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import ThrottlingException

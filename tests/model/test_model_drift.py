@@ -1,4 +1,4 @@
-"""The vendored scheduler model and partition table keep up with AWS.
+"""The vendored service models (scheduler, events) and partition table keep up with AWS.
 
 The emulator answers from copies of botocore's files, recorded with the release they come
 from (``pytest_schedemu/api/data/scheduler/botocore-version.txt``); CI installs the newest
@@ -40,8 +40,8 @@ def test_the_vendored_model_and_partition_table_are_the_installed_botocores() ->
         return
     changes = differences(LAYOUT, INSTALLED)
     assert changes == [], (
-        f"AWS moved: botocore {INSTALLED.version}'s scheduler model or partition table differs "
-        f"from the vendored one (botocore {RECORDED}):\n"
+        f"AWS moved: botocore {INSTALLED.version}'s scheduler or events model or partition "
+        f"table differs from the vendored one (botocore {RECORDED}):\n"
         + "\n".join(f"  {line}" for line in changes)
         + "\nRun `python -m pytest_schedemu.api.vendor` and model what changed "
         "(tests/api/test_model_coverage.py then names the members left to model)."

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from pytest_schedemu.api.vendor import (
+    EVENTS,
+    MODELS,
     Botocore,
     Layout,
     changed_files,
@@ -281,29 +283,30 @@ def test_a_notice_that_no_longer_names_a_release_is_refused() -> None:
 def copy_of_package(root: Path) -> Layout:
     """A layout under ``root`` holding copies of the package's vendored files and NOTICE."""
     layout = Layout(root / "pytest_schedemu", root / "NOTICE")
-    for path in (
-        layout.service,
-        layout.paginators,
-        layout.partitions,
-        layout.version_file,
-        layout.sdk_service_names,
-    ):
+    for path in (layout.partitions, layout.version_file, layout.sdk_service_names):
         path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(PACKAGE.service, layout.service)
-    shutil.copyfile(PACKAGE.paginators, layout.paginators)
+    for model in MODELS:
+        layout.model_folder(model).mkdir(parents=True)
+        shutil.copyfile(PACKAGE.service_file(model), layout.service_file(model))
+        shutil.copyfile(PACKAGE.paginators_file(model), layout.paginators_file(model))
     shutil.copyfile(PACKAGE.partitions, layout.partitions)
     shutil.copyfile(PACKAGE.version_file, layout.version_file)
     shutil.copyfile(PACKAGE.notice, layout.notice)
     return layout
 
 
-def fake_botocore(root: Path, model: dict[str, Any], version: str) -> Botocore:
-    """A botocore data folder holding ``model`` gzipped, as botocore ships it."""
+def fake_botocore(
+    root: Path, model: dict[str, Any], version: str, events: dict[str, Any] | None = None
+) -> Botocore:
+    """A botocore data folder holding ``model`` as the scheduler model and ``events`` (the
+    vendored one when None) as the events model, gzipped, as botocore ships them."""
     source = Botocore(root / "data", version)
-    folder = source.data / "scheduler" / "2021-06-30"
-    folder.mkdir(parents=True)
-    (folder / "service-2.json.gz").write_bytes(gzip.compress(json.dumps(model).encode()))
-    shutil.copyfile(PACKAGE.paginators, folder / "paginators-1.json")
+    events = json.loads(PACKAGE.service_file(EVENTS).read_text()) if events is None else events
+    for vendored, data in zip(MODELS, (model, events)):
+        folder = source.data / vendored.service / vendored.api_version
+        folder.mkdir(parents=True)
+        (folder / "service-2.json.gz").write_bytes(gzip.compress(json.dumps(data).encode()))
+        shutil.copyfile(PACKAGE.paginators_file(vendored), folder / "paginators-1.json")
     shutil.copyfile(PACKAGE.partitions, source.data / "partitions.json")
     # A service botocore names otherwise than the SDKs do, and one it names alike.
     for name, service_id in (("cognito-idp", "Cognito Identity Provider"), ("sqs", "SQS")):
@@ -320,12 +323,13 @@ def test_vendoring_writes_the_model_decompressed_and_records_the_release(tmp_pat
     model["shapes"]["Target"]["members"]["NewParameters"] = {"shape": "SqsParameters"}
     source = fake_botocore(tmp_path, model, "9.1.2")
     assert differences(layout, source) == [
-        "shape Target: member added: NewParameters (shape SqsParameters)"
+        "scheduler: shape Target: member added: NewParameters (shape SqsParameters)"
     ]
     vendor(layout, source)
     assert layout.service.read_bytes() == json.dumps(model).encode()
     assert json.loads(layout.sdk_service_names.read_text()) == {
-        "cognitoidentityprovider": "cognito-idp"
+        "cognitoidentityprovider": "cognito-idp",
+        "eventbridge": "events",
     }
     assert layout.version_file.read_text() == "9.1.2\n"
     notice = layout.notice.read_text()
@@ -341,9 +345,10 @@ def test_the_installed_botocore_vendored_into_a_copy_is_its_files_byte_for_byte(
     layout = copy_of_package(tmp_path)
     source = Botocore.installed()
     vendor(layout, source)
-    assert layout.service.read_bytes() == gzip.decompress(
-        (source.data / "scheduler" / "2021-06-30" / "service-2.json.gz").read_bytes()
-    )
+    for model in MODELS:
+        assert layout.service_file(model).read_bytes() == gzip.decompress(
+            (source.data / model.service / model.api_version / "service-2.json.gz").read_bytes()
+        )
     assert layout.partitions.read_bytes() == (source.data / "partitions.json").read_bytes()
     assert layout.version_file.read_text().strip() == source.version
     out = io.StringIO()
@@ -357,7 +362,9 @@ def test_check_lists_the_differences_and_fails(tmp_path: Path) -> None:
     model["shapes"]["ScheduleState"]["enum"].append("PAUSED")
     out = io.StringIO()
     assert check(layout, fake_botocore(tmp_path, model, "9.0.0"), out) == 1
-    assert out.getvalue().splitlines()[1:] == ["shape ScheduleState: enum value added: PAUSED"]
+    assert out.getvalue().splitlines()[1:] == [
+        "scheduler: shape ScheduleState: enum value added: PAUSED"
+    ]
 
 
 def test_check_passes_a_change_of_documentation_and_says_so(tmp_path: Path) -> None:
@@ -367,3 +374,29 @@ def test_check_passes_a_change_of_documentation_and_says_so(tmp_path: Path) -> N
     out = io.StringIO()
     assert check(layout, fake_botocore(tmp_path, model, "9.0.0"), out) == 0
     assert out.getvalue().splitlines()[1:] == ["only documentation differs"]
+
+
+def test_check_lists_a_change_to_the_events_model_under_its_name(tmp_path: Path) -> None:
+    layout = copy_of_package(tmp_path / "checkout")
+    scheduler = json.loads(PACKAGE.service.read_text())
+    events = json.loads(PACKAGE.service_file(EVENTS).read_text())
+    events["shapes"]["RuleState"]["enum"].append("PAUSED")
+    events["shapes"]["RetryPolicy"]["members"]["MaximumRetryAttempts"]["documentation"] = "x"
+    out = io.StringIO()
+    assert check(layout, fake_botocore(tmp_path, scheduler, "9.0.0", events), out) == 1
+    assert out.getvalue().splitlines()[1:] == ["events: shape RuleState: enum value added: PAUSED"]
+
+
+def test_vendoring_writes_the_events_model_where_none_was(tmp_path: Path) -> None:
+    layout = copy_of_package(tmp_path / "checkout")
+    shutil.rmtree(layout.model_folder(EVENTS))
+    source = fake_botocore(tmp_path, json.loads(PACKAGE.service.read_text()), "9.1.0")
+    assert "events: metadata: targetPrefix added: 'AWSEvents'" in differences(layout, source)
+    assert {
+        "pytest_schedemu/api/data/events/2015-10-07/service-2.json",
+        "pytest_schedemu/api/data/events/2015-10-07/paginators-1.json",
+    } <= set(changed_files(layout, source))
+    vendor(layout, source)
+    vendored = json.loads(layout.service_file(EVENTS).read_text())
+    assert vendored == json.loads(PACKAGE.service_file(EVENTS).read_text())
+    assert differences(layout, source) == []
