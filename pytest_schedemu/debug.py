@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from pytest_schedemu.model.resources import Schedule
     from pytest_schedemu.records import History
     from pytest_schedemu.state.listeners import StoreObserver
-    from pytest_schedemu.state.rules import RuleStore
     from pytest_schedemu.state.store import Store
 
 
@@ -74,12 +73,6 @@ class DebugView:
     def state_snapshot(self) -> tuple[Any, ...]:
         """Everything stored, comparable: equal snapshots mean nothing stored changed."""
         return self._store.snapshot()
-
-    @property
-    def rules(self) -> RuleStore:
-        """The store of EventBridge rules, whose public methods the ``events`` API calls:
-        the emulator's own tests make rules through it where no API call is the subject."""
-        return self._store.rules
 
     @property
     def store_observer(self) -> StoreObserver | None:

@@ -325,11 +325,9 @@ class Emulator(Inspection):
         return self.clock.tick()
 
     def pending(self, limit: int = 100, *, rule: str | None = None) -> list[PendingWork]:
-        """The first ``limit`` pieces of work queued ahead of the clock, in the order they
-        will be done; a recurring schedule shows its next occurrence only. ``rule`` (a
-        scheduled rule's name or ARN) keeps its targets' work."""
-        rules = None if rule is None else self._records.scope(rule=rule).rules
-        return self._dispatcher.agenda.pending(limit, rules)
+        """The first ``limit`` pieces of work queued ahead of the clock, in order (a recurring
+        schedule's next occurrence only); ``rule`` keeps a scheduled rule's targets' work."""
+        return self._dispatcher.agenda.pending(limit, self._records.scope(rule=rule).rules)
 
     def fire(self, schedule: str, group: str | None = None) -> Attempt:
         """Make one occurrence of a schedule (name or ARN) now and return its first attempt;

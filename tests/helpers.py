@@ -82,38 +82,29 @@ def examples(scale: float) -> int:
     return max(1, round(settings.default.max_examples * scale))
 
 
-def rule_target(target_id: str, arn: str, **fields: Any) -> Any:
-    """A rule's target as PutTargets stores it: ``fields`` are ``RuleTarget``'s (``input``,
-    ``input_path``, ``input_transformer``, ``retry_policy``, ``dead_letter_config``,
-    ``parameters``…)."""
-    from pytest_schedemu.model.rules import RuleTarget
-
-    return RuleTarget(id=target_id, arn=arn, raw={"Id": target_id, "Arn": arn}, **fields)
+def rule_target(target_id: str, arn: str, **members: Any) -> dict[str, Any]:
+    """A PutTargets entry: ``members`` are AWS's (``Input``, ``InputTransformer``,
+    ``RetryPolicy``, ``DeadLetterConfig``, ``SqsParameters``…)."""
+    return {"Id": target_id, "Arn": arn, **members}
 
 
 def put_rule(
     emu: Any,
     name: str = "nightly",
     expression: str | None = "rate(5 minutes)",
-    *targets: Any,
+    *targets: dict[str, Any],
     state: str = "ENABLED",
     pattern: str | None = None,
-) -> Any:
-    """Put a rule and its ``targets`` (``rule_target``s) in the emulator's store of rules, as
-    the events API's PutRule and PutTargets do, at the clock's instant; return the rule.
-    Tests of firing use it where no API call is their subject."""
-    rules = emu.debug.rules
-    account, region = emu.account_id, emu.region
-    rules.put_rule(
-        account,
-        region,
-        name,
-        emu.clock.now(),
-        bus="default",
-        state=state,
-        schedule_expression=expression,
-        event_pattern=pattern,
-    )
+) -> None:
+    """PutRule and PutTargets through the emulator's own EventBridge client, at the clock's
+    instant; every target must be accepted."""
+    events = emu.client("events")
+    rule: dict[str, Any] = {"Name": name, "State": state}
+    if expression is not None:
+        rule["ScheduleExpression"] = expression
+    if pattern is not None:
+        rule["EventPattern"] = pattern
+    events.put_rule(**rule)
     if targets:
-        rules.put_targets(account, region, "default", name, list(targets))
-    return rules.get_rule(account, region, "default", name)
+        answer = events.put_targets(Rule=name, Targets=list(targets))
+        assert answer["FailedEntryCount"] == 0, answer["FailedEntries"]

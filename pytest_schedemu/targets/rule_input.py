@@ -21,17 +21,17 @@ from typing import Any
 
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import Moment, ztime
+from pytest_schedemu.model.rules import TEMPLATE_PLACEHOLDER
 
 SOURCE = "aws.events"
 DETAIL_TYPE = "Scheduled Event"
 
-#: The predefined variables of an InputTemplate, which InputPathsMap may not redefine.
+#: The predefined variables of an InputTemplate (``PREDEFINED_PLACEHOLDERS``).
 RULE_ARN = "aws.events.rule-arn"
 RULE_NAME = "aws.events.rule-name"
 INGESTION_TIME = "aws.events.event.ingestion-time"
 EVENT = "aws.events.event"
 EVENT_JSON = "aws.events.event.json"
-PREDEFINED = frozenset({RULE_ARN, RULE_NAME, INGESTION_TIME, EVENT, EVENT_JSON})
 
 #: The error codes of a target input that cannot be built, from the ERROR_CODE values
 #: EventBridge documents for its dead letters.
@@ -51,7 +51,6 @@ MISSING: Any = _Missing()
 # EventBridge's JSONPath: dot notation with names of letters, digits, dashes, underscores
 # and slashes, array indices, and wildcards.
 _STEP = re.compile(r"\.(?P<name>[A-Za-z0-9_\-/]+|\*)|\[(?P<index>\d+|\*)\]")
-_PLACEHOLDER = re.compile(r"<([^<>]+)>")
 
 
 class InputError(ValueError):
@@ -175,7 +174,7 @@ def transform(
     strings = _string_spans(template) if as_json else []
     pieces = []
     last = 0
-    for match in _PLACEHOLDER.finditer(template):
+    for match in TEMPLATE_PLACEHOLDER.finditer(template):
         name = match.group(1)
         if name not in values:
             continue  # PutTargets refuses an undefined one; text in <> stays as written

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from pytest_schedemu import Emulator
-from pytest_schedemu.model.resources import RetryPolicy
 from tests.constants import DLQ, FUNCTION, QUEUE, T0
 from tests.helpers import put_rule, rule_target
 
@@ -67,7 +68,7 @@ def test_each_target_receives_the_same_event_in_an_invocation_of_its_own(
 
 def test_a_custom_input_is_delivered_verbatim(emu: Emulator) -> None:
     text = '{"custom-value": "somecustominput", "at": "<aws.events.rule-name>"}'
-    put_rule(emu, "nightly", "rate(1 minute)", rule_target("q", QUEUE, input=text))
+    put_rule(emu, "nightly", "rate(1 minute)", rule_target("q", QUEUE, Input=text))
     [attempt] = emu.clock.advance(minutes=1)
     assert attempt.input == text
     assert attempt.request["MessageBody"] == text
@@ -85,14 +86,10 @@ def test_a_disabled_rule_stops_at_once_and_enabling_restarts_the_count(
 ) -> None:
     put_rule(emu, "nightly", "rate(10 minutes)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=15)
-    emu.debug.rules.set_state(
-        emu.account_id, emu.region, "default", "nightly", "DISABLED", emu.clock.now()
-    )
+    emu.client("events").disable_rule(Name="nightly")
     emu.clock.advance(hours=1)
     assert times(emu) == ["10:10"]
-    emu.debug.rules.set_state(
-        emu.account_id, emu.region, "default", "nightly", "ENABLED", emu.clock.now()
-    )
+    emu.client("events").enable_rule(Name="nightly")
     emu.clock.advance(minutes=25)
     # Enabled again at 11:15: its first period ends at 11:25.
     assert times(emu) == ["10:10", "11:25", "11:35"]
@@ -102,9 +99,7 @@ def test_retries_of_an_occurrence_go_on_after_its_rule_is_disabled(emu: Emulator
     emu.target(QUEUE).fail(times=2)
     put_rule(emu, "nightly", "rate(10 minutes)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=10)
-    emu.debug.rules.set_state(
-        emu.account_id, emu.region, "default", "nightly", "DISABLED", emu.clock.now()
-    )
+    emu.client("events").disable_rule(Name="nightly")
     emu.clock.advance(hours=1)
     # A disabled rule no longer triggers; the event it sent before is still delivered.
     assert [(a.attempt_number, a.succeeded) for a in emu.attempts()] == [
@@ -118,9 +113,7 @@ def test_retries_of_an_occurrence_go_on_after_its_rule_is_disabled(emu: Emulator
 def test_a_target_added_later_keeps_the_rules_phase(emu: Emulator) -> None:
     put_rule(emu, "nightly", "rate(10 minutes)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=13)
-    emu.debug.rules.put_targets(
-        emu.account_id, emu.region, "default", "nightly", [rule_target("o", OTHER_QUEUE)]
-    )
+    emu.client("events").put_targets(Rule="nightly", Targets=[rule_target("o", OTHER_QUEUE)])
     emu.clock.advance(minutes=20)
     assert times(emu, target_arn=QUEUE) == ["10:10", "10:20", "10:30"]
     assert times(emu, target_arn=OTHER_QUEUE) == ["10:20", "10:30"]
@@ -133,10 +126,10 @@ def test_a_removed_target_stops_and_its_retries_are_cancelled(emu: Emulator) -> 
         "nightly",
         "rate(10 minutes)",
         rule_target("q", QUEUE),
-        rule_target("o", OTHER_QUEUE, dead_letter_config={"Arn": DLQ}),
+        rule_target("o", OTHER_QUEUE, DeadLetterConfig={"Arn": DLQ}),
     )
     emu.clock.advance(minutes=10)
-    emu.debug.rules.remove_targets(emu.account_id, emu.region, "default", "nightly", ["o"])
+    emu.client("events").remove_targets(Rule="nightly", Ids=["o"])
     emu.clock.advance(hours=1)
     assert times(emu, target_arn=OTHER_QUEUE) == ["10:10"]
     assert len(emu.attempts(target_arn=QUEUE)) == 7
@@ -149,7 +142,7 @@ def test_a_removed_target_stops_and_its_retries_are_cancelled(emu: Emulator) -> 
 def test_a_deleted_rule_stops_at_once(emu: Emulator) -> None:
     put_rule(emu, "nightly", "rate(1 minute)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=3)
-    emu.debug.rules.delete_rule(emu.account_id, emu.region, "default", "nightly", force=True)
+    emu.client("events").delete_rule(Name="nightly", Force=True)
     emu.clock.advance(hours=1)
     assert times(emu) == ["10:01", "10:02", "10:03"]
     assert emu.pending() == []
@@ -158,12 +151,8 @@ def test_a_deleted_rule_stops_at_once(emu: Emulator) -> None:
 def test_a_target_put_again_with_a_new_definition_keeps_the_phase(emu: Emulator) -> None:
     put_rule(emu, "nightly", "rate(10 minutes)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=12)
-    emu.debug.rules.put_targets(
-        emu.account_id,
-        emu.region,
-        "default",
-        "nightly",
-        [rule_target("q", QUEUE, input='{"v": 2}')],
+    emu.client("events").put_targets(
+        Rule="nightly", Targets=[rule_target("q", QUEUE, Input='{"v": 2}')]
     )
     emu.clock.advance(minutes=10)
     assert [(a.scheduled_time.minute, a.input) for a in emu.attempts()][1:] == [(20, '{"v": 2}')]
@@ -180,7 +169,11 @@ def test_a_rule_fires_the_same_way_on_every_run(session_emulator: Emulator) -> N
             "nightly",
             "rate(7 minutes)",
             rule_target("q", QUEUE),
-            rule_target("o", OTHER_QUEUE, retry_policy=RetryPolicy(60, 2)),
+            rule_target(
+                "o",
+                OTHER_QUEUE,
+                RetryPolicy={"MaximumEventAgeInSeconds": 60, "MaximumRetryAttempts": 2},
+            ),
         )
         made = emu.clock.advance(hours=2)
         return [(a.schedule_arn, a.execution_id, a.attempted_at.isoformat()) for a in made]
@@ -205,3 +198,41 @@ def test_a_long_quiet_stretch_of_rules_plays_in_bulk_as_item_by_item(emu: Emulat
         assert play(True) == play(False)
     finally:
         emu.debug.play_in_bulk_from(3600)
+
+
+APPLICATION = """
+import boto3
+
+# Built at import, before any test and before the emulator exists, as application code does.
+EVENTS = boto3.client(
+    "events", region_name="us-east-1",
+    aws_access_key_id="AKIAIOSFODNN7EXAMPLE", aws_secret_access_key="secret",
+)
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:exports"
+
+
+def schedule_the_nightly_export():
+    EVENTS.put_rule(Name="nightly-export", ScheduleExpression="cron(0 2 * * ? *)")
+    EVENTS.put_targets(
+        Rule="nightly-export",
+        Targets=[{"Id": "export", "Arn": QUEUE, "Input": '{"job": "export"}'}],
+    )
+
+
+def test_the_export_runs_every_night(schedemu):
+    schedule_the_nightly_export()
+    schedemu.clock.advance(days=3)
+    delivered = schedemu.assert_delivered(
+        QUEUE, count=3, payload={"job": "export"}, rule="nightly-export"
+    )
+    assert [d.scheduled_time.hour for d in delivered] == [2, 2, 2]
+"""
+
+
+def test_a_rule_made_by_a_module_level_client_fires_on_advance(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EVENTS", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    pytester.makepyfile(APPLICATION)
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

@@ -12,7 +12,6 @@ import pytest
 from pytest_schedemu import Attempt, DeliveryError, Emulator
 from pytest_schedemu.dispatch.retries import eventbridge_next_attempt
 from pytest_schedemu.errors import DeliveryAssertionError
-from pytest_schedemu.model.resources import RetryPolicy
 from tests.constants import DLQ, FUNCTION, QUEUE, T0
 from tests.helpers import put_rule, rule_target
 
@@ -53,12 +52,12 @@ def test_exhausted_retries_send_eventbridges_dead_letter(emu: Emulator) -> None:
         rule_target(
             "q",
             QUEUE,
-            input_transformer={
+            InputTransformer={
                 "InputPathsMap": {"t": "$.time"},
                 "InputTemplate": '{"at": <t>, "rule": <aws.events.rule-name>}',
             },
-            retry_policy=RetryPolicy(maximum_event_age_in_seconds=86400, maximum_retry_attempts=3),
-            dead_letter_config={"Arn": DLQ},
+            RetryPolicy={"MaximumEventAgeInSeconds": 86400, "MaximumRetryAttempts": 3},
+            DeadLetterConfig={"Arn": DLQ},
         ),
     )
     emu.clock.advance(hours=1, minutes=1)
@@ -91,8 +90,8 @@ def test_the_event_age_limit_ends_the_retries(emu: Emulator) -> None:
         rule_target(
             "q",
             QUEUE,
-            retry_policy=RetryPolicy(maximum_event_age_in_seconds=60, maximum_retry_attempts=185),
-            dead_letter_config={"Arn": DLQ},
+            RetryPolicy={"MaximumEventAgeInSeconds": 60, "MaximumRetryAttempts": 185},
+            DeadLetterConfig={"Arn": DLQ},
         ),
     )
     emu.clock.advance(hours=1, minutes=5)
@@ -109,7 +108,7 @@ def test_a_missing_target_goes_to_the_dead_letter_queue_without_retries(emu: Emu
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("f", FUNCTION, dead_letter_config={"Arn": DLQ}),
+        rule_target("f", FUNCTION, DeadLetterConfig={"Arn": DLQ}),
     )
     emu.clock.advance(hours=1)
     [attempt] = emu.attempts()
@@ -128,7 +127,7 @@ def test_a_denied_role_is_a_failure_to_assume_it(emu: Emulator) -> None:
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("q", QUEUE, role_arn=role, dead_letter_config={"Arn": DLQ}),
+        rule_target("q", QUEUE, RoleArn=role, DeadLetterConfig={"Arn": DLQ}),
     )
     emu.clock.advance(hours=1)
     assert emu.dead_letters()[0].attributes["ERROR_CODE"] == "FAILED_TO_ASSUME_ROLE"
@@ -170,7 +169,7 @@ def test_a_target_whose_input_cannot_be_built_fails_every_attempt_and_says_why(
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("q", QUEUE, input_path="$.detail.missing", dead_letter_config={"Arn": DLQ}),
+        rule_target("q", QUEUE, InputPath="$.detail.missing", DeadLetterConfig={"Arn": DLQ}),
     )
     emu.clock.advance(hours=2)
     assert [(a.error_code, a.retryable) for a in emu.attempts()] == [
@@ -194,7 +193,7 @@ def test_an_input_template_that_makes_invalid_json_is_a_drop_not_a_silence(
         rule_target(
             "q",
             QUEUE,
-            input_transformer={
+            InputTransformer={
                 # A list inside quotes: ["arn:…"] breaks the string it is put in.
                 "InputPathsMap": {"r": "$.resources"},
                 "InputTemplate": '{"resources": "<r>"}',

@@ -29,9 +29,7 @@ def first_request(emu: Emulator, target: Any) -> Any:
 
 def test_a_fifo_queue_gets_the_message_group_of_its_sqs_parameters(emu: Emulator) -> None:
     queue = arn("sqs", "orders.fifo")
-    attempt = first_request(
-        emu, rule_target("q", queue, parameters={"SqsParameters": {"MessageGroupId": "g1"}})
-    )
+    attempt = first_request(emu, rule_target("q", queue, SqsParameters={"MessageGroupId": "g1"}))
     assert attempt.request == {
         "QueueUrl": "https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo",
         "MessageBody": attempt.input,
@@ -47,7 +45,7 @@ def test_lambda_sns_and_step_functions_get_scheduler_shaped_requests(emu: Emulat
         "rate(1 hour)",
         rule_target("f", FUNCTION),
         rule_target("t", topic),
-        rule_target("m", machine, input='{"go": true}'),
+        rule_target("m", machine, Input='{"go": true}'),
     )
     function, sns, states = emu.clock.advance(hours=1)
     assert function.request == {
@@ -65,10 +63,8 @@ def test_kinesis_is_keyed_by_the_event_id_unless_a_path_says(emu: Emulator) -> N
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("k1", stream, parameters={"KinesisParameters": {}}),
-        rule_target(
-            "k2", stream, parameters={"KinesisParameters": {"PartitionKeyPath": "$.region"}}
-        ),
+        rule_target("k1", stream),
+        rule_target("k2", stream, KinesisParameters={"PartitionKeyPath": "$.region"}),
     )
     default, chosen = emu.clock.advance(hours=1)
     assert default.request["PartitionKey"] == default.event_id
@@ -84,7 +80,7 @@ def test_an_event_bus_is_sent_the_scheduled_event(emu: Emulator) -> None:
         "nightly",
         "rate(1 hour)",
         rule_target("b", bus),
-        rule_target("c", bus, input='{"custom": 1}'),
+        rule_target("c", bus, Input='{"custom": 1}'),
     )
     plain, custom = emu.clock.advance(hours=1)
     assert plain.request == {
@@ -117,8 +113,8 @@ def test_ecs_runs_its_task_with_eventbridges_parameters(emu: Emulator) -> None:
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("plain", cluster, parameters={"EcsParameters": block}),
-        rule_target("over", cluster, input=overrides, parameters={"EcsParameters": block}),
+        rule_target("plain", cluster, EcsParameters=block),
+        rule_target("over", cluster, Input=overrides, EcsParameters=block),
     )
     plain, over = emu.clock.advance(hours=1)
     assert plain.request == {
@@ -143,7 +139,7 @@ def test_firehose_and_codebuild_get_scheduler_shaped_requests(emu: Emulator) -> 
         "nightly",
         "rate(1 hour)",
         rule_target("h", stream),
-        rule_target("b", project, input='{"sourceVersion": "main"}'),
+        rule_target("b", project, Input='{"sourceVersion": "main"}'),
     )
     firehose, codebuild = emu.clock.advance(hours=1)
     assert firehose.request["DeliveryStreamName"] == "logs"
@@ -153,5 +149,5 @@ def test_firehose_and_codebuild_get_scheduler_shaped_requests(emu: Emulator) -> 
 
 def test_a_target_of_no_known_api_is_recorded_as_a_generic_request(emu: Emulator) -> None:
     group = arn("logs", "log-group:/aws/events/nightly")
-    attempt = first_request(emu, rule_target("l", group, input_path="$.time"))
+    attempt = first_request(emu, rule_target("l", group, InputPath="$.time"))
     assert attempt.request == {"TargetArn": group, "Input": '"2026-03-01T11:00:00Z"'}

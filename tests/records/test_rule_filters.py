@@ -92,7 +92,7 @@ def test_dead_letters_and_drops_filter_by_rule(emu: Emulator) -> None:
         emu,
         "nightly",
         "rate(1 hour)",
-        rule_target("o", OTHER_QUEUE, dead_letter_config={"Arn": DLQ}),
+        rule_target("o", OTHER_QUEUE, DeadLetterConfig={"Arn": DLQ}),
     )
     put_rule(emu, "hourly", "rate(1 hour)", rule_target("o", OTHER_QUEUE))
     emu.clock.advance(hours=1)
