@@ -15,6 +15,7 @@
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
+        ├── LimitExceededException        400  (events) a rule's targets, or rules, over the limit
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
         ├── IncompleteSignatureException  403  an Authorization header missing a part
@@ -171,6 +172,11 @@ class SerializationException(ApiError):
         super().__init__(message)
 
 
+class LimitExceededException(ApiError):
+    code = "LimitExceededException"
+    status = 400
+
+
 class ServiceQuotaExceededException(ApiError):
     code = "ServiceQuotaExceededException"
     status = 402
@@ -304,6 +310,10 @@ def group_exists(name: str) -> ConflictException:
 
 def schedule_not_found(name: str) -> ResourceNotFoundException:
     return ResourceNotFoundException(f"Schedule {name} does not exist.")
+
+
+def rule_not_found(name: str, event_bus: str) -> ResourceNotFoundException:
+    return ResourceNotFoundException(f"Rule {name} does not exist on EventBus {event_bus}.")
 
 
 def schedule_exists(name: str) -> ConflictException:

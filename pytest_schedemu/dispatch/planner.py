@@ -28,6 +28,7 @@ from pytest_schedemu.dispatch.queue import (
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.targets import events, plan_target
@@ -128,6 +129,12 @@ class Planner:
             plan.version += 1
             self._superseded(plan)
             self.cancel_pending(plan, reason)
+
+    def rule_saved(self, rule: Rule, previous: Rule | None) -> None:
+        pass  # rules are planned from the next step of this work on
+
+    def rule_removed(self, rule: Rule, reason: str) -> None:
+        pass
 
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None:
         self.push(math.ceil(to_epoch(due)), NEVER, 0, 0, GROUP_REMOVAL, group, 0)

@@ -42,6 +42,11 @@ class RuleTarget:
     id: str
     arn: str
     raw: Mapping[str, Any]
+    #: The target's own incarnation number, from the counter schedules and rules share,
+    #: set by the store when the id is first put on the rule (a PutTargets that replaces
+    #: the target keeps it): the dispatcher's plan of the target, its occurrences and their
+    #: ids are keyed by it, as a schedule's are by the schedule's incarnation.
+    incarnation: int = 0
     role_arn: str | None = None
     input: str | None = None
     input_path: str | None = None

@@ -91,6 +91,12 @@ class Settings:
     max_schedule_groups: int = declare(
         500, "schedule groups per account and region", parse=int, check=values.integer(1)
     )
+    max_rules: int = declare(
+        300,
+        "EventBridge rules per event bus, account and region",
+        parse=int,
+        check=values.integer(1),
+    )
     max_attempts_per_advance: int | None = declare(
         5_000_000,
         "attempts one clock move may make before it stops (none: no limit)",

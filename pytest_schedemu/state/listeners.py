@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Protocol
 
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.state.idempotency import TokenKey
 
 
@@ -18,6 +19,11 @@ class StoreObserver(Protocol):
     def schedule_removed(self, schedule: Schedule, reason: str) -> None: ...
 
     def group_removal_scheduled(self, group: ScheduleGroup, due: datetime) -> None: ...
+
+    def rule_saved(self, rule: Rule, previous: Rule | None) -> None:
+        """A rule was created, or its definition, state or targets changed."""
+
+    def rule_removed(self, rule: Rule, reason: str) -> None: ...
 
 
 class StoreJournal(Protocol):

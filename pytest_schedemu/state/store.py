@@ -5,8 +5,8 @@ state (a group exists, a name is free, a quota is not reached) and tells its obs
 changed, so the dispatcher can re-plan without the API knowing that a dispatcher exists.
 Each partition keeps its own records and their order (``RegionState``); the store changes
 them only through its methods, and everything outside reads them through the store's
-reads (``find_group``, ``find_schedule``, ``all_groups``, ``all_schedules``...), each a
-copy taken under the lock.
+reads (``find_group``, ``all_schedules``...), each taken under the lock. EventBridge rules
+have an owner of their own, ``rules`` (``state/rules.py``), under the same lock.
 
 Locks, and the order they are taken in (a thread holding one may only take those below
 it, never one above):
@@ -50,6 +50,7 @@ from pytest_schedemu.state.admission import (
 from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
 from pytest_schedemu.state.listeners import StoreJournal, StoreObserver
 from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
+from pytest_schedemu.state.rules import RuleStore
 
 RegionKey = tuple[str, str]  # (account, region)
 
@@ -75,6 +76,7 @@ class Store:
         self._regions: dict[RegionKey, RegionState] = {}
         self._created_at = now
         self._incarnations = 0
+        self.rules = RuleStore(self)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -116,6 +118,11 @@ class Store:
             with self.lock:
                 journal.commit()
 
+    def next_incarnation(self) -> int:
+        """A new incarnation number (schedules and rules share the counter); under the lock."""
+        self._incarnations += 1
+        return self._incarnations
+
     def _touched(self, account_id: str, region: str, group: str, name: str | None = None) -> None:
         if self.journal is not None:
             self.journal.touched(account_id, region, group, name)
@@ -123,6 +130,7 @@ class Store:
     def reset(self, now: datetime) -> None:
         with self.lock:
             self._regions.clear()
+            self.rules.reset()
             self._tokens.clear()
             self._created_at = now
             self._incarnations = 0
@@ -147,7 +155,7 @@ class Store:
                 for key, state in sorted(self._regions.items())
                 if not state.untouched
             )
-            return regions, self._tokens.snapshot()
+            return regions, self.rules.snapshot(), self._tokens.snapshot()
 
     # -- reads for every other part --------------------------------------------------------
 
@@ -300,8 +308,7 @@ class Store:
         with self.lock:
             state = self._partition(schedule.account_id, schedule.region)
             admit_schedule(state, schedule, self.settings.current.max_schedules)
-            self._incarnations += 1
-            stored = dataclasses.replace(schedule, incarnation=self._incarnations)
+            stored = dataclasses.replace(schedule, incarnation=self.next_incarnation())
             state.add_schedule(stored)
             self._touched(schedule.account_id, schedule.region, schedule.group_name, schedule.name)
             if self.observer is not None:
@@ -313,9 +320,9 @@ class Store:
     ) -> list[Schedule]:
         """Create ``groups``, then ``schedules``, all or none (a stack's resources).
 
-        Every one is checked as its own create checks it, against the state and the ones
-        before it, before any is stored; the first that may not be raises
-        ``CreationRefused`` with its position (groups first, then schedules).
+        Each is checked as its own create checks it, against the state and the ones before
+        it, before any is stored; the first that may not be raises ``CreationRefused``
+        with its position (groups first, then schedules).
         """
         with self.lock:
             pending: dict[RegionKey, Pending] = {}

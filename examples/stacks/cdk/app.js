@@ -1,9 +1,12 @@
 // The "Billing" stack: a queue with its dead-letter queue, a function, a schedule group and
-// two schedules, one to each. The stack reader's tests synthesise it (`node app.js`, the
+// two schedules, one to each, and an EventBridge rule on a schedule (the older way, which
+// many stacks still use beside Scheduler) that reports to the same queue. The stack reader's tests synthesise it (`node app.js`, the
 // assembly written where CDK_OUTDIR points) and load what CDK really writes.
 "use strict";
 
 const cdk = require("aws-cdk-lib");
+const events = require("aws-cdk-lib/aws-events");
+const eventsTargets = require("aws-cdk-lib/aws-events-targets");
 const lambda = require("aws-cdk-lib/aws-lambda");
 const scheduler = require("aws-cdk-lib/aws-scheduler");
 const targets = require("aws-cdk-lib/aws-scheduler-targets");
@@ -62,6 +65,22 @@ class BillingStack extends cdk.Stack {
         role: schedulerRole,
         input: scheduler.ScheduleTargetInput.fromObject({ customer: "sweep" }),
       }),
+    });
+
+    new events.Rule(this, "HourlyReport", {
+      description: "Ask for the billing report every hour",
+      schedule: events.Schedule.rate(cdk.Duration.hours(1)),
+      targets: [
+        new eventsTargets.SqsQueue(charges, {
+          message: events.RuleTargetInput.fromObject({
+            report: "hourly",
+            at: events.EventField.time,
+          }),
+          retryAttempts: 2,
+          maxEventAge: cdk.Duration.hours(1),
+          deadLetterQueue: deadLetters,
+        }),
+      ],
     });
   }
 }
