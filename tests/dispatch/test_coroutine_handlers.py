@@ -137,8 +137,12 @@ def test_stop_cancels_the_tasks_handlers_left_and_ends_the_loops_thread() -> Non
         finally:
             ended.append("cancelled")
 
+    # asyncio holds tasks weakly: a task nobody references may be collected while pending
+    # (and its coroutine closed), so a handler that starts one keeps it, as asyncio asks.
+    started: list[asyncio.Task[None]] = []
+
     async def handler(attempt: Any) -> None:
-        asyncio.get_running_loop().create_task(linger())
+        started.append(asyncio.get_running_loop().create_task(linger()))
 
     def handler_threads() -> set[threading.Thread]:
         return {thread for thread in threading.enumerate() if thread.name == "schedemu-handlers"}
