@@ -12,9 +12,11 @@ have reported it), and a rule that would have more than five targets
 (``LimitExceededException``, ``The requested resource exceeds the maximum number
 allowed.``). It fails single targets in ``FailedEntries`` and applies the rest, as moto and
 LocalStack do: an ``Arn`` that is not an ARN (``Parameter <arn> is not valid. Reason:
-Provided Arn is not in correct format.``) and a FIFO queue without ``SqsParameters``
-(``Parameter(s) SqsParameters must be specified for target: <id>.``). Two targets with one
-id in a request: the last wins, as on AWS.
+Provided Arn is not in correct format.``), a FIFO queue without ``SqsParameters``
+(``Parameter(s) SqsParameters must be specified for target: <id>.``), and a dead-letter
+queue that is not a standard SQS queue of the rule's region (AWS accepts only those; the
+wording is ours). Two
+targets with one id in a request: the last wins, as on AWS.
 
 RemoveTargets reports each id the rule does not have in ``FailedEntries``
 (``ResourceNotFoundException``), so that a mistyped id is never taken for a removal; the
@@ -103,13 +105,25 @@ def check_input(entry: Mapping[str, Any]) -> None:
                 )
 
 
-def entry_problem(entry: Mapping[str, Any]) -> str | None:
+def entry_problem(entry: Mapping[str, Any], region: str) -> str | None:
     """Why this one target fails while the others are applied; None when it does not."""
     arn = entry["Arn"]
     if _ARN.fullmatch(arn) is None:
         return f"Parameter {arn} is not valid. Reason: Provided Arn is not in correct format."
     if ":sqs:" in arn and arn.endswith(".fifo") and "SqsParameters" not in entry:
         return f"Parameter(s) SqsParameters must be specified for target: {entry['Id']}."
+    letters = (entry.get("DeadLetterConfig") or {}).get("Arn")
+    # A dead-letter queue is a standard SQS queue (AWS's dead-letter guide); anything else
+    # would swallow the dead letters it was meant to keep.
+    if letters is not None and (
+        _ARN.fullmatch(letters) is None
+        or letters.split(":")[2:4] != ["sqs", region]
+        or letters.endswith(".fifo")
+    ):
+        return (
+            f"Parameter {letters} is not valid. Reason: the dead-letter queue of target "
+            f"{entry['Id']} must be the ARN of a standard Amazon SQS queue in {region}."
+        )
     return None
 
 
@@ -138,7 +152,7 @@ class TargetHandlers:
         # By id, the last entry of an id winning, in the order the ids first came.
         accepted: dict[str, RuleTarget] = {}
         for entry in entries:
-            problem = entry_problem(entry)
+            problem = entry_problem(entry, call.region)
             if problem is None:
                 accepted[entry["Id"]] = build_target(entry)
             else:

@@ -77,6 +77,30 @@ def test_one_bad_target_fails_alone_and_the_rest_are_applied(events: Any, rule: 
     assert [t["Id"] for t in events.list_targets_by_rule(Rule=rule)["Targets"]] == ["ok"]
 
 
+@pytest.mark.parametrize(
+    "letters",
+    [
+        "arn:aws:sns:us-east-1:123456789012:alerts",
+        FIFO,
+        "my-dlq",
+        "arn:aws:sqs:eu-west-1:123456789012:dlq",
+    ],
+    ids=["a topic", "a fifo queue", "not an arn", "another region"],
+)
+def test_a_dead_letter_queue_that_is_not_a_standard_queue_fails_its_target(
+    events: Any, rule: str, letters: str
+) -> None:
+    response = events.put_targets(
+        Rule=rule, Targets=[target("kept"), target("lost", DeadLetterConfig={"Arn": letters})]
+    )
+    (failed,) = response["FailedEntries"]
+    assert failed["TargetId"] == "lost" and failed["ErrorCode"] == "ValidationException"
+    assert (
+        letters in failed["ErrorMessage"] and "standard Amazon SQS queue" in failed["ErrorMessage"]
+    )
+    assert [t["Id"] for t in events.list_targets_by_rule(Rule=rule)["Targets"]] == ["kept"]
+
+
 def test_a_sixth_target_is_refused_whole_and_nothing_changes(events: Any, rule: str) -> None:
     events.put_targets(Rule=rule, Targets=[target(f"t{n}") for n in range(4)])
     with pytest.raises(events.exceptions.LimitExceededException) as excinfo:
