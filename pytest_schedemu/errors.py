@@ -19,6 +19,7 @@
         ├── InvalidEventPatternException  400  (events) an EventPattern that is not a JSON object
         ├── ManagedRuleException          400  (events) a managed rule changed without Force
         ├── InvalidToken                  400  (events) a NextToken that is not one it gave
+        ├── ResourceAlreadyExistsException 400 (events) a stack's rule whose name is taken
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
         ├── IncompleteSignatureException  403  an Authorization header missing a part
@@ -197,6 +198,14 @@ class InvalidToken(ApiError):
     status = 400
 
 
+class ResourceAlreadyExistsException(ApiError):
+    """A stack's rule whose name another rule on its bus has: CloudFormation creates a
+    rule, where PutRule would replace it."""
+
+    code = "ResourceAlreadyExistsException"
+    status = 400
+
+
 class ServiceQuotaExceededException(ApiError):
     code = "ServiceQuotaExceededException"
     status = 402
@@ -334,6 +343,10 @@ def schedule_not_found(name: str) -> ResourceNotFoundException:
 
 def rule_not_found(name: str, event_bus: str) -> ResourceNotFoundException:
     return ResourceNotFoundException(f"Rule {name} does not exist on EventBus {event_bus}.")
+
+
+def rule_exists(name: str, event_bus: str) -> ResourceAlreadyExistsException:
+    return ResourceAlreadyExistsException(f"Rule {name} already exists on EventBus {event_bus}.")
 
 
 def schedule_exists(name: str) -> ConflictException:

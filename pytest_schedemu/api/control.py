@@ -141,7 +141,7 @@ class ControlApi:
         }
         self.routes.update(RecordRoutes(records).routes())
         self.routes.update(ScheduleRoutes(records).routes())
-        self.routes.update(RuleRoutes(rules).routes())
+        self.routes.update(RuleRoutes(rules, records.origin_of).routes())
         self.routes[("GET", "stacks")] = lambda body, query: {
             "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
         }

@@ -6,7 +6,9 @@ answers ``{"rules": [...], "next_token": ..., "total": <matches>}``, ordered by 
 region, event bus and name, as the schedules' list is. ``state`` is a rule state
 (``ENABLED``, ``DISABLED``, ``ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS``);
 ``schedule=true`` keeps the rules with a ``ScheduleExpression``, ``false`` those without
-(which never fire on the clock). Each rule says whether the clock fires it (``fires``).
+(which never fire on the clock). Each rule says whether the clock fires it (``fires``),
+and the stack and logical id of the resource that defined it (``stack``, ``logical_id``;
+null for a rule the API made).
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ def target_json(target: RuleTarget) -> dict[str, Any]:
     }
 
 
-def rule_json(rule: Rule) -> dict[str, Any]:
-    """A rule as the list shows it."""
+def rule_json(rule: Rule, origin: tuple[str, str] | None = None) -> dict[str, Any]:
+    """A rule as the list shows it; ``origin`` the stack and logical id of the resource
+    that defined it."""
     return {
         "arn": rule.arn,
         "name": rule.name,
@@ -56,6 +59,8 @@ def rule_json(rule: Rule) -> dict[str, Any]:
         "role_arn": rule.role_arn,
         "managed_by": rule.managed_by,
         "fires": rule.fires,
+        "stack": None if origin is None else origin[0],
+        "logical_id": None if origin is None else origin[1],
         "creation_date": ztime(rule.creation_date),
         "activated_at": ztime(rule.activated_at),
         "tags": {key: value for key, value in rule.tags},
@@ -72,8 +77,13 @@ def _key(rule: Rule) -> tuple[str, str, str, str]:
 
 
 class RuleRoutes:
-    def __init__(self, rules: Callable[[], list[Rule]]) -> None:
+    def __init__(
+        self,
+        rules: Callable[[], list[Rule]],
+        origin: Callable[[str], tuple[str, str] | None] = lambda arn: None,
+    ) -> None:
         self._rules = rules
+        self._origin = origin
 
     def routes(self) -> dict[tuple[str, str], Handler]:
         return {("GET", "rules"): self.rules}
@@ -105,5 +115,5 @@ class RuleRoutes:
         first, end, following = page_after(
             keys, 4, query.get("next_token"), fingerprint, limit_of(query)
         )
-        page = [rule_json(rule) for rule in matching[first:end]]
+        page = [rule_json(rule, self._origin(rule.arn)) for rule in matching[first:end]]
         return {"rules": page, "next_token": following, "total": len(matching)}

@@ -262,4 +262,7 @@ def stack_json(stack: Stack) -> dict[str, Any]:
             {"arn": s.arn, "group_name": s.group_name, "name": s.name, "logical_id": origins[s.arn]}
             for s in stack.schedules
         ],
+        "rules": [
+            {"arn": r.arn, "name": r.name, "logical_id": origins[r.arn]} for r in stack.rules
+        ],
     }

@@ -88,6 +88,40 @@ def check_event_pattern(pattern: str) -> None:
         )
 
 
+def check_rule_request(params: Document) -> None:
+    """PutRule's checks of what its request says, before any of what it names is looked
+    up (its bus)."""
+    expression: str | None = params.get("ScheduleExpression")
+    pattern: str | None = params.get("EventPattern")
+    if expression is None and pattern is None:
+        raise ValidationException(
+            "Parameter(s) EventPattern or ScheduleExpression must be specified."
+        )
+    if expression is not None:
+        if bus_name(params.get("EventBusName")) != DEFAULT_EVENT_BUS:
+            raise ValidationException(
+                "ScheduleExpression is supported only on the default event bus."
+            )
+        try:
+            parse_rule_expression(expression)
+        except InvalidScheduleExpression:
+            raise ValidationException("Parameter ScheduleExpression is not valid.") from None
+    if pattern is not None:
+        check_event_pattern(pattern)
+
+
+def rule_fields(params: Document) -> dict[str, Any]:
+    """What a PutRule request defines of its rule, by the ``Rule`` record's field names: all
+    of it, since "the old values for those arguments are not kept" (AWS's PutRule)."""
+    return {
+        "state": params.get("State", "ENABLED"),
+        "schedule_expression": params.get("ScheduleExpression"),
+        "event_pattern": params.get("EventPattern"),
+        "description": params.get("Description"),
+        "role_arn": params.get("RoleArn"),
+    }
+
+
 class RuleHandlers:
     def __init__(self, rules: RuleStore) -> None:
         self.rules = rules
@@ -113,23 +147,7 @@ class RuleHandlers:
     # -- rules -----------------------------------------------------------------------------
 
     def put_rule(self, call: Call, params: Document) -> Document:
-        expression: str | None = params.get("ScheduleExpression")
-        pattern: str | None = params.get("EventPattern")
-        if expression is None and pattern is None:
-            raise ValidationException(
-                "Parameter(s) EventPattern or ScheduleExpression must be specified."
-            )
-        if expression is not None:
-            if bus_name(params.get("EventBusName")) != DEFAULT_EVENT_BUS:
-                raise ValidationException(
-                    "ScheduleExpression is supported only on the default event bus."
-                )
-            try:
-                parse_rule_expression(expression)
-            except InvalidScheduleExpression:
-                raise ValidationException("Parameter ScheduleExpression is not valid.") from None
-        if pattern is not None:
-            check_event_pattern(pattern)
+        check_rule_request(params)
         bus = event_bus(call, params.get("EventBusName"))
         name = params["Name"]
         existing = self.rules.find_rule(call.account_id, call.region, bus, name)
@@ -139,17 +157,7 @@ class RuleHandlers:
         if existing is None:
             tags = {tag["Key"]: tag["Value"] for tag in params.get("Tags", ())}
         rule = self.rules.put_rule(
-            call.account_id,
-            call.region,
-            name,
-            call.now,
-            bus=bus,
-            state=params.get("State", "ENABLED"),
-            schedule_expression=expression,
-            event_pattern=pattern,
-            description=params.get("Description"),
-            role_arn=params.get("RoleArn"),
-            tags=tags,
+            call.account_id, call.region, name, call.now, bus=bus, tags=tags, **rule_fields(params)
         )
         return {"RuleArn": rule.arn}
 

@@ -26,7 +26,7 @@ others are removed. ListTargetsByRule answers each target as PutTargets sent it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_schedemu.api.events_lookup import (
@@ -127,6 +127,28 @@ def entry_problem(entry: Mapping[str, Any], region: str) -> str | None:
     return None
 
 
+def sort_entries(
+    entries: Sequence[Mapping[str, Any]], region: str
+) -> tuple[list[RuleTarget], list[Document]]:
+    """PutTargets' checks of its entries: raise for what refuses the whole request; else the
+    targets to put (by id, the last entry of an id winning, in the order the ids first
+    came) and the ``FailedEntries`` of the others."""
+    for entry in entries:
+        check_input(entry)
+    failed: list[Document] = []
+    accepted: dict[str, RuleTarget] = {}
+    for entry in entries:
+        problem = entry_problem(entry, region)
+        if problem is None:
+            accepted[entry["Id"]] = build_target(entry)
+        else:
+            target_id = entry["Id"]
+            failed.append(
+                {"ErrorCode": "ValidationException", "ErrorMessage": problem, "TargetId": target_id}
+            )
+    return list(accepted.values()), failed
+
+
 class TargetHandlers:
     def __init__(self, rules: RuleStore) -> None:
         self.rules = rules
@@ -145,31 +167,14 @@ class TargetHandlers:
     def put_targets(self, call: Call, params: Document) -> Document:
         rule = self._rule(call, params)
         refuse_managed(rule, "PutTargets")
-        entries: list[Document] = params["Targets"]
-        for entry in entries:
-            check_input(entry)
-        failed: list[Document] = []
-        # By id, the last entry of an id winning, in the order the ids first came.
-        accepted: dict[str, RuleTarget] = {}
-        for entry in entries:
-            problem = entry_problem(entry, call.region)
-            if problem is None:
-                accepted[entry["Id"]] = build_target(entry)
-            else:
-                failed.append(
-                    {
-                        "ErrorCode": "ValidationException",
-                        "ErrorMessage": problem,
-                        "TargetId": entry["Id"],
-                    }
-                )
+        accepted, failed = sort_entries(params["Targets"], call.region)
         if accepted:
             self.rules.put_targets(
                 call.account_id,
                 call.region,
                 rule.event_bus_name,
                 rule.name,
-                list(accepted.values()),
+                accepted,
             )
         return {"FailedEntries": failed, "FailedEntryCount": len(failed)}
 

@@ -1,12 +1,14 @@
-"""Loading a stack: its schedule groups and schedules created through exactly the checks
-CreateScheduleGroup and CreateSchedule apply, all or nothing.
+"""Loading a stack: its schedule groups, schedules and EventBridge rules created through
+exactly the checks CreateScheduleGroup, CreateSchedule, PutRule and PutTargets apply, all
+or nothing.
 
 A resource's properties are its API request: CloudFormation's ``AWS::Scheduler::*``
 properties carry the API's member names. They are shape-validated by the service model
 (after the type conversions CloudFormation makes: a template's ``"3"`` is an integer where
 the model says so), checked by the operation's semantic checks, and then checked against
 the state together (``Store.create_together``) before any is stored. The first that fails
-fails the load with the file, the logical id and AWS's message.
+fails the load with the file, the logical id and AWS's message. A rule's two requests are
+made in ``stack_rules``.
 """
 
 from __future__ import annotations
@@ -17,16 +19,19 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from botocore.model import Shape
-
+from pytest_schedemu.api.events_lookup import bus_name
 from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.validation import ServiceValidator, names_an_offset
+from pytest_schedemu.api.stack_requests import failure, refuse_unknown, typed
+from pytest_schedemu.api.stack_rules import stack_rule
+from pytest_schedemu.api.validation import ServiceValidator
 from pytest_schedemu.errors import ApiError, StackError
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
-from pytest_schedemu.stacks.loaded import SCHEDULE, SCHEDULE_GROUP, Stack
-from pytest_schedemu.state.store import CreationRefused, Store
+from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
+from pytest_schedemu.state.admission import CreationRefused
+from pytest_schedemu.state.store import Store
 
 
 class StackLoader:
@@ -50,17 +55,20 @@ class StackLoader:
         schedule_resources = resolved.of_type(SCHEDULE)
         groups = [self._group(call, resolved, r) for r in group_resources]
         schedules = [self._schedule(call, resolved, r) for r in schedule_resources]
+        made = [(r, stack_rule(call, resolved, r)) for r in resolved.of_type(RULE)]
+        rule_resources = [r for r, rule in made if rule is not None]
+        rules = [rule for _, rule in made if rule is not None]
         try:
-            created = self._store.create_together(groups, schedules)
+            created = self._store.create_together(groups, schedules, rules)
         except CreationRefused as refused:
-            resource = (*group_resources, *schedule_resources)[refused.position]
-            raise _failure(resolved, resource, refused.error) from None
+            resource = (*group_resources, *schedule_resources, *rule_resources)[refused.position]
+            raise failure(resolved, resource, refused.error) from None
         self._store.commit()
-        return Stack(resolved, tuple(groups), tuple(created))
+        return Stack(resolved, tuple(groups), tuple(created.schedules), tuple(created.rules))
 
     def adopt(self, resolved: ResolvedStack) -> Stack | None:
-        """The stack as stored, when every group and schedule of it is; None when none is.
-        Some but not all is a state this stack did not make: StackError."""
+        """The stack as stored, when every group, schedule and rule of it is; None when none
+        is. Some but not all is a state this stack did not make: StackError."""
         account, region = resolved.account, resolved.region
         groups = [
             self._store.find_group(account, region, self._name(resolved, r))
@@ -75,19 +83,31 @@ class StackLoader:
             )
             for r in resolved.of_type(SCHEDULE)
         ]
-        found = [item for item in (*groups, *schedules) if item is not None]
+        rules = [
+            self._store.rules.find_rule(account, region, bus, self._name(resolved, r))
+            for r, bus in self._created_rules(resolved)
+        ]
+        found = [item for item in (*groups, *schedules, *rules) if item is not None]
         if not found:
             return None
-        if len(found) < len(groups) + len(schedules):
+        if len(found) < len(groups) + len(schedules) + len(rules):
             raise StackError(
                 f"{resolved.source.name}: the state holds some of stack {resolved.name}'s "
-                "schedules and groups but not all: it was not made by this template"
+                "schedules, groups and rules but not all: it was not made by this template"
             )
         return Stack(
             resolved,
             tuple(g for g in groups if g is not None),
             tuple(s for s in schedules if s is not None),
+            tuple(r for r in rules if r is not None),
         )
+
+    @staticmethod
+    def _created_rules(stack: ResolvedStack) -> list[tuple[StackResource, str]]:
+        """The stack's rules that loading it creates, each with its bus: those on the
+        default bus (``stack_rules``: a pattern on another bus is not created)."""
+        made = ((r, bus_name(r.properties.get("EventBusName"))) for r in stack.of_type(RULE))
+        return [(r, bus) for r, bus in made if bus == DEFAULT_EVENT_BUS]
 
     @staticmethod
     def _name(stack: ResolvedStack, resource: StackResource) -> str:
@@ -101,7 +121,7 @@ class StackLoader:
         try:
             cleaned = self._validator["CreateScheduleGroup"].validate(params)
         except ApiError as error:
-            raise _failure(stack, resource, error) from None
+            raise failure(stack, resource, error) from None
         tags = tuple((tag["Key"], tag["Value"]) for tag in cleaned.get("Tags", ()))
         return ScheduleGroup(
             call.account_id, call.region, cleaned["Name"], call.now, call.now, tags=tags
@@ -113,59 +133,24 @@ class StackLoader:
             cleaned = self._validator["CreateSchedule"].validate(params)
             return self._operations.build_schedule(call, cleaned)
         except ApiError as error:
-            raise _failure(stack, resource, error) from None
+            raise failure(stack, resource, error) from None
 
     def _request(
         self, operation: str, stack: ResolvedStack, resource: StackResource
     ) -> dict[str, Any]:
         """The resource's properties as the operation's request, typed as the model says."""
         shape = self._validator.model.operation_model(operation).input_shape
-        members = {name for name in shape.members if name != "ClientToken"}
-        unknown = sorted(set(resource.properties) - members)
-        if unknown:
-            raise StackError(
-                f"{stack.source.name}: resource {resource.logical_id} ({resource.type}): "
-                f"unsupported properties {unknown}; {resource.type} takes {sorted(members)}"
-            )
+        refuse_unknown(stack, resource, [name for name in shape.members if name != "ClientToken"])
         request = dict(resource.properties)
         if resource.physical_name is not None:
             request["Name"] = resource.physical_name
-        typed: dict[str, Any] = _typed(request, shape)
-        return typed
-
-
-def _typed(value: Any, shape: Shape) -> Any:
-    """``value`` with the conversions CloudFormation makes for the model's types: numbers
-    and booleans written as strings become numbers and booleans; a time without an offset
-    is UTC."""
-    kind = shape.type_name
-    if kind == "structure" and isinstance(value, Mapping):
-        members = shape.members
-        return {k: _typed(v, members[k]) if k in members else v for k, v in value.items()}
-    if kind == "list" and isinstance(value, list):
-        return [_typed(item, shape.member) for item in value]
-    if kind == "map" and isinstance(value, Mapping):
-        return {k: _typed(v, shape.value) for k, v in value.items()}
-    if isinstance(value, str):
-        if kind in ("integer", "long") and value.strip().lstrip("-").isdigit():
-            return int(value)
-        if kind == "boolean" and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-        if kind == "timestamp" and not names_an_offset(value):
-            return value + "Z"  # CloudFormation reads a schedule's dates as UTC
-    return value
-
-
-def _failure(stack: ResolvedStack, resource: StackResource, error: ApiError) -> StackError:
-    return StackError(
-        f"{stack.source.name}: resource {resource.logical_id} ({resource.type}): "
-        f"{error.code}: {error.message}"
-    )
+        converted: dict[str, Any] = typed(request, shape)
+        return converted
 
 
 class LoadedStacks:
     """The stacks an emulator has loaded since its last reset, by name, and which stack
-    and resource each of their schedules came from."""
+    and resource each of their schedules and rules came from."""
 
     def __init__(self, loader: StackLoader) -> None:
         self._loader = loader
@@ -235,9 +220,17 @@ class LoadedStacks:
             return list(self._stacks.values())
 
     def origin(self, schedule_arn: str) -> tuple[str, str] | None:
-        """(stack name, logical id) of the resource that made the schedule, or None."""
+        """(stack name, logical id) of the resource that made the schedule, or the rule
+        of a rule target's key (a target put on a stack's rule later included), or None."""
         with self._lock:
-            return self._origins.get(schedule_arn)
+            found = self._origins.get(schedule_arn)
+        if found is not None:
+            return found
+        target = parse_rule_target_key(schedule_arn)
+        if target is None:
+            return None
+        with self._lock:
+            return self._origins.get(target.rule_arn)
 
     def clear(self) -> None:
         with self._lock:

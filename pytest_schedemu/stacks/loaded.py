@@ -6,23 +6,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, rule_target_key
 from pytest_schedemu.stacks.stack import ResolvedStack, StackResource
 
 SCHEDULE_GROUP = "AWS::Scheduler::ScheduleGroup"
 SCHEDULE = "AWS::Scheduler::Schedule"
+RULE = "AWS::Events::Rule"
 
 
 @dataclass(frozen=True)
 class Stack:
     """A loaded stack: ``stack.resource("ChargeFn").arn`` is what a test asserts on.
 
-    ``schedule_groups`` and ``schedules`` are the records created, in template order, as
-    they were when the stack was loaded.
+    ``schedule_groups``, ``schedules`` and ``rules`` (EventBridge rules, with their
+    targets) are the records created, in template order, as they were when the stack was
+    loaded.
     """
 
     resolved: ResolvedStack
     schedule_groups: tuple[ScheduleGroup, ...]
     schedules: tuple[Schedule, ...]
+    rules: tuple[Rule, ...] = ()
 
     @property
     def name(self) -> str:
@@ -62,13 +66,46 @@ class Stack:
                 return schedule
         raise LookupError(f"{name!r} in stack {self.name} is a {resource.type}, not a schedule")
 
+    def rule(self, name: str) -> Rule:
+        """The EventBridge rule a resource of type AWS::Events::Rule created, by any of the
+        resource's names; LookupError when it names no such resource, or one that was not
+        created (an EventPattern alone on a bus other than ``default``)."""
+        resource = self.resource(name)
+        if resource.type != RULE:
+            raise LookupError(f"{name!r} in stack {self.name} is a {resource.type}, not a rule")
+        rule = self._rules_by_resource().get(resource.logical_id)
+        if rule is None:
+            raise LookupError(
+                f"{name!r} in stack {self.name} is a rule on the event bus "
+                f"{resource.properties.get('EventBusName')}, which the emulator does not keep: "
+                "a rule with an EventPattern alone there is not created"
+            )
+        return rule
+
+    def _rules_by_resource(self) -> dict[str, Rule]:
+        """Logical id -> the rule it created: the rule of its physical name on the default
+        bus (a rule elsewhere is not created)."""
+        by_name = {rule.name: rule for rule in self.rules}
+        made = {}
+        for resource in self.resolved.of_type(RULE):
+            rule = by_name.get(resource.physical_name or "")
+            if rule is not None and rule.event_bus_name == DEFAULT_EVENT_BUS:
+                made[resource.logical_id] = rule
+        return made
+
     def origins(self) -> dict[str, str]:
-        """Schedule ARN -> the logical id of the resource that made it."""
+        """Schedule ARN, rule ARN and rule target key (``<rule ARN>#<target id>``, a rule
+        target's lane and records) -> the logical id of the resource that made it."""
         made_by = self.resolved.of_type(SCHEDULE)
-        return {schedule.arn: r.logical_id for r, schedule in zip(made_by, self.schedules)}
+        found = {schedule.arn: r.logical_id for r, schedule in zip(made_by, self.schedules)}
+        for logical_id, rule in self._rules_by_resource().items():
+            found[rule.arn] = logical_id
+            for target in rule.targets:
+                found[rule_target_key(rule.arn, target.id)] = logical_id
+        return found
 
     def __repr__(self) -> str:
         return (
             f"<Stack {self.name} from {self.source.name}: {len(self.schedule_groups)} groups, "
-            f"{len(self.schedules)} schedules>"
+            f"{len(self.schedules)} schedules, {len(self.rules)} rules>"
         )

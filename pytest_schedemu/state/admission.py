@@ -3,16 +3,18 @@ CreateSchedule make against the state, in the reference's order.
 
 They are written once, here, for two callers: the store's own creates, which check one
 resource against what is stored, and a stack's load, which checks all of its resources
-before it stores any (``Store.create_together``), each against what is stored and the
-ones before it (``Pending``).
+(its rules too: ``RuleStore.admit``) before it stores any (``Store.create_together``),
+each against what is stored and the ones before it (``Pending``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pytest_schedemu.errors import (
+    ApiError,
     ServiceQuotaExceededException,
     default_group_refused,
     group_being_deleted,
@@ -22,9 +24,27 @@ from pytest_schedemu.errors import (
     too_many_tags,
 )
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import Rule
+from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.partition import RegionState, merge_tags
 
 MAX_TAGS_PER_GROUP = 200
+
+
+class Created(NamedTuple):
+    """What ``Store.create_together`` stored, as stored (incarnations given)."""
+
+    schedules: list[Schedule]
+    rules: list[Rule]
+
+
+class CreationRefused(Exception):
+    """One of the resources ``Store.create_together`` was given may not be created."""
+
+    def __init__(self, position: int, error: ApiError) -> None:
+        super().__init__(position, error)
+        self.position = position
+        self.error = error
 
 
 @dataclass
@@ -33,6 +53,8 @@ class Pending:
 
     groups: set[str] = field(default_factory=set)
     schedules: set[tuple[str, str]] = field(default_factory=set)
+    #: (event bus, name) of its rules.
+    rules: set[tuple[str, str]] = field(default_factory=set)
 
 
 NOTHING_PENDING = Pending()
@@ -81,3 +103,16 @@ def admit_schedule(
         raise schedule_exists(name)
     if state.schedule_count + len(pending.schedules) >= quota:
         raise ServiceQuotaExceededException(f"Maximum number of schedules ({quota}) exceeded.")
+
+
+def admit_into(
+    state: RegionState, item: ScheduleGroup | Schedule, limits: Settings, pending: Pending
+) -> None:
+    """Return when ``item`` of a batch may be created, and count it in ``pending``; raise
+    why it may not."""
+    if isinstance(item, ScheduleGroup):
+        admit_group(state, item.name, item.tags, limits.max_schedule_groups, pending)
+        pending.groups.add(item.name)
+    else:
+        admit_schedule(state, item, limits.max_schedules, pending)
+        pending.schedules.add((item.group_name, item.name))

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 from pytest_schedemu.errors import (
     LimitExceededException,
     ValidationException,
+    rule_exists,
     rule_not_found,
     too_many_tags,
 )
 from pytest_schedemu.formats.times import floor_epoch, from_epoch
 from pytest_schedemu.model.rules import ENABLED_STATES, Rule, RuleTarget
-from pytest_schedemu.state.admission import MAX_TAGS_PER_GROUP
+from pytest_schedemu.state.admission import MAX_TAGS_PER_GROUP, NOTHING_PENDING, Pending
 from pytest_schedemu.state.partition import merge_tags
 
 if TYPE_CHECKING:
@@ -119,12 +120,7 @@ class RuleStore:
             rules = self._partition(account_id, region)
             previous = rules.get((bus, name))
             if previous is None:
-                limit = self._store.settings.current.max_rules
-                if sum(1 for on_bus, _ in rules if on_bus == bus) >= limit:
-                    raise LimitExceededException(
-                        f"The requested resource exceeds the maximum number allowed "
-                        f"({limit} rules on the event bus {bus})."
-                    )
+                self._make_room(bus, sum(1 for on_bus, _ in rules if on_bus == bus))
                 rule = Rule(
                     account_id=account_id,
                     region=region,
@@ -184,10 +180,7 @@ class RuleStore:
             replaced = {target.id for target in targets}
             kept = [target for target in previous.targets if target.id not in replaced]
             if len(kept) + len(targets) > MAX_TARGETS_PER_RULE:
-                # AWS's message, word for word (a rule has at most five targets).
-                raise LimitExceededException(
-                    "The requested resource exceeds the maximum number allowed."
-                )
+                raise _too_many_targets()
             numbered = (
                 *kept,
                 *(
@@ -235,6 +228,50 @@ class RuleStore:
             self._partition(account_id, region)[(bus, name)] = rule
             return rule
 
+    # -- a stack's rules ---------------------------------------------------------------------
+
+    def admit(self, rule: Rule, pending: Pending = NOTHING_PENDING) -> None:
+        """Return when a stack may create ``rule``, and count it in ``pending``; raise why
+        it may not. CloudFormation creates a rule where PutRule would replace one, so the
+        name must be free on its bus, among the stored rules and the stack's own."""
+        with self._store.lock:
+            stored = self._rules.get((rule.account_id, rule.region), {})
+            key = (rule.event_bus_name, rule.name)
+            if key in stored or key in pending.rules:
+                raise rule_exists(rule.name, rule.event_bus_name)
+            on_bus = [bus for bus, _ in (*stored, *pending.rules) if bus == rule.event_bus_name]
+            self._make_room(rule.event_bus_name, len(on_bus))
+            if len(rule.tags) > MAX_TAGS_PER_GROUP:
+                raise too_many_tags()
+            if len(rule.targets) > MAX_TARGETS_PER_RULE:
+                raise _too_many_targets()
+            pending.rules.add(key)
+
+    def create(self, rule: Rule) -> Rule:
+        """Store a rule ``admit`` let in, with its targets, as PutRule and then PutTargets
+        would: the rule, then each target, takes an incarnation number."""
+        with self._store.lock:
+            now = from_epoch(floor_epoch(rule.creation_date))
+            rule = dataclasses.replace(
+                rule,
+                creation_date=now,
+                activated_at=now,
+                incarnation=self._store.next_incarnation(),
+            )
+            numbered = tuple(
+                dataclasses.replace(target, incarnation=self._store.next_incarnation())
+                for target in rule.targets
+            )
+            return self._saved(dataclasses.replace(rule, targets=numbered), None)
+
+    def _make_room(self, bus: str, rules_on_bus: int) -> None:
+        limit = self._store.settings.current.max_rules
+        if rules_on_bus >= limit:
+            raise LimitExceededException(
+                f"The requested resource exceeds the maximum number allowed "
+                f"({limit} rules on the event bus {bus})."
+            )
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def load(self, rules: Iterable[Rule]) -> None:
@@ -251,6 +288,11 @@ class RuleStore:
 
     def snapshot(self) -> tuple[Rule, ...]:
         return tuple(self.all_rules())
+
+
+def _too_many_targets() -> LimitExceededException:
+    # AWS's message, word for word (a rule has at most five targets).
+    return LimitExceededException("The requested resource exceeds the maximum number allowed.")
 
 
 def _tagged(

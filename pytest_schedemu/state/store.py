@@ -38,13 +38,17 @@ from pytest_schedemu.errors import (
     too_many_tags,
 )
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.admission import (
     MAX_TAGS_PER_GROUP,
+    Created,
+    CreationRefused,
     Pending,
     active_group,
     admit_group,
+    admit_into,
     admit_schedule,
 )
 from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
@@ -53,15 +57,6 @@ from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
 from pytest_schedemu.state.rules import RuleStore
 
 RegionKey = tuple[str, str]  # (account, region)
-
-
-class CreationRefused(Exception):
-    """One of the resources ``Store.create_together`` was given may not be created."""
-
-    def __init__(self, position: int, error: ApiError) -> None:
-        super().__init__(position, error)
-        self.position = position
-        self.error = error
 
 
 class Store:
@@ -316,35 +311,36 @@ class Store:
             return stored
 
     def create_together(
-        self, groups: Sequence[ScheduleGroup], schedules: Sequence[Schedule]
-    ) -> list[Schedule]:
-        """Create ``groups``, then ``schedules``, all or none (a stack's resources).
+        self,
+        groups: Sequence[ScheduleGroup],
+        schedules: Sequence[Schedule],
+        rules: Sequence[Rule] = (),
+    ) -> Created:
+        """Create a stack's ``groups``, then ``schedules``, then ``rules``: all or none.
 
         Each is checked as its own create checks it, against the state and the ones before
         it, before any is stored; the first that may not be raises ``CreationRefused``
-        with its position (groups first, then schedules).
+        with its position (groups first, then schedules, then rules).
         """
         with self.lock:
             pending: dict[RegionKey, Pending] = {}
-            items: list[ScheduleGroup | Schedule] = [*groups, *schedules]
+            items: list[ScheduleGroup | Schedule | Rule] = [*groups, *schedules, *rules]
             for position, item in enumerate(items):
-                state = self._partition(item.account_id, item.region)
                 batch = pending.setdefault((item.account_id, item.region), Pending())
-                limits = self.settings.current
                 try:
-                    if isinstance(item, ScheduleGroup):
-                        admit_group(state, item.name, item.tags, limits.max_schedule_groups, batch)
-                        batch.groups.add(item.name)
+                    if isinstance(item, Rule):
+                        self.rules.admit(item, batch)
                     else:
-                        admit_schedule(state, item, limits.max_schedules, batch)
-                        batch.schedules.add((item.group_name, item.name))
+                        state = self._partition(item.account_id, item.region)
+                        admit_into(state, item, self.settings.current, batch)
                 except ApiError as refused:
                     raise CreationRefused(position, refused) from None
             for group in groups:
                 self.create_group(
                     group.account_id, group.region, group.name, group.tags, group.creation_date
                 )
-            return [self.create_schedule(schedule) for schedule in schedules]
+            created = [self.create_schedule(schedule) for schedule in schedules]
+            return Created(created, [self.rules.create(rule) for rule in rules])
 
     def update_schedule(self, schedule: Schedule) -> Schedule:
         """Replace a schedule; the incarnation and the creation date carry over."""

@@ -50,6 +50,8 @@ def test_rules_are_listed_with_their_targets(emu: Emulator, events: Any) -> None
             "role_arn": None,
             "managed_by": None,
             "fires": True,
+            "stack": None,
+            "logical_id": None,
             "creation_date": START,
             "activated_at": START,
             "tags": {"team": "billing"},
