@@ -184,6 +184,19 @@ def serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            # A second signal: the user does not want to wait for deliveries.
+            print("schedemu: stopped at once", file=sys.stderr, flush=True)
+            os._exit(128 + signum)
+        stop.set()
+
+    # Before the server answers: a signal sent as soon as it does must stop it cleanly,
+    # not kill it with Python's default handler before ours is in place.
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
     try:
         settings = serve_settings(args, os.environ)
         if args.log_level == "DEBUG":
@@ -194,17 +207,6 @@ def serve(args: argparse.Namespace) -> int:
     except (ServerStartError, StateError, ValueError) as error:
         print(f"schedemu: {error}", file=sys.stderr)
         return 1
-    stop = threading.Event()
-
-    def request_stop(signum: int, frame: Any) -> None:
-        if stop.is_set():
-            # A second signal: the user does not want to wait for deliveries.
-            print("schedemu: stopped at once", file=sys.stderr, flush=True)
-            os._exit(128 + signum)
-        stop.set()
-
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
     print(f"schedemu {__version__}: Scheduler API on {emulator.endpoint_url}", flush=True)
     print(f"schedemu: control API on {emulator.endpoint_url}/_schedemu/", flush=True)
     if emulator.settings.verify_signatures:
@@ -215,7 +217,11 @@ def serve(args: argparse.Namespace) -> int:
     if emulator.settings.state is not None:
         print(f"schedemu: state kept in {emulator.settings.state}", flush=True)
     for stack in emulator.stacks:
-        made = {"group": len(stack.schedule_groups), "schedule": len(stack.schedules)}
+        made = {
+            "group": len(stack.schedule_groups),
+            "schedule": len(stack.schedules),
+            "rule": len(stack.rules),
+        }
         counted = ", ".join(f"{n} {what}{'' if n == 1 else 's'}" for what, n in made.items())
         print(f"schedemu: stack {stack.name} from {stack.source}: {counted}", flush=True)
     try:
