@@ -280,7 +280,7 @@ def state(args: argparse.Namespace) -> int:
     return 0
 
 
-_COUNTED = ("groups", "schedules", "occurrences", "attempts", "dead_letters", "activity")
+_COUNTED = ("groups", "schedules", "rules", "occurrences", "attempts", "dead_letters", "activity")
 
 
 def expression_command(args: argparse.Namespace) -> int:

@@ -13,10 +13,9 @@ A disabled schedule can be fired too: firing is the test's explicit request, and
 no "run now" whose rules it could follow. Only a virtual clock fires, in the caller's
 thread like a move, so that the first attempt is there to return.
 
-Not with a state file (``state=``) yet: the file keys an occurrence by its incarnation and
-scheduled time, which a fired occurrence may share with a scheduled one, so its pending
-retries could not be written apart from it. Firing there is refused rather than written
-wrong.
+With a state file (``state=``) a fired occurrence is kept like any other: the file keys an
+occurrence by its incarnation, scheduled time and fire number, and keeps how many fires each
+plan made, so that a fire after a restart takes the next number, and ids of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from pytest_schedemu.delivery.backends import OK
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence
-from pytest_schedemu.errors import ClockError, HandlerError, SchedemuError
+from pytest_schedemu.errors import ClockError, HandlerError
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.records import Attempt, Records
 from pytest_schedemu.timekeeping.clock import Clock
@@ -53,13 +52,6 @@ class Firing:
             raise ClockError(
                 "Firing a schedule needs a virtual clock (Emulator(clock='virtual')): it "
                 "delivers in the caller's thread, which a real-time clock leaves to its own"
-            )
-        if self._dispatcher.store.journal is not None:
-            raise SchedemuError(
-                "Firing a schedule is not supported with a state file (state=...): the file "
-                "cannot yet keep a fired occurrence apart from one scheduled at the same "
-                "instant. Fire schedules in an emulator without state, or move the clock to "
-                "the occurrence instead."
             )
         clock.guard.refuse_inside()
         with clock.operation_lock:

@@ -32,7 +32,7 @@ Everything here runs under the store's lock.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -83,7 +83,7 @@ class RulePlanning:
                 self._retire(plan, reason)
         now = self._now()
         for target in wanted.values():
-            source: _Source = (rule.schedule_expression, rule.fires, rule.activated_at, target)
+            source = _source(rule, target)
             found = live.get(target.id)
             definition = rule_target_schedule(rule, target, now)
             if found is None:
@@ -103,8 +103,40 @@ class RulePlanning:
                 live[target.id] = (plan, source)
                 self._planner.plan_first(plan)
                 self._activity("updated", plan)
-        if not live:
+        if live:
+            # In the order of the targets' incarnations, as a restart plans them: what
+            # is done to every target of a rule at once is recorded in that order.
+            self._plans[rule.arn] = dict(sorted(live.items(), key=lambda item: item[1][0].seq))
+        else:
             del self._plans[rule.arn]
+
+    def restore(
+        self, rule: Rule, plans: Mapping[int, tuple[datetime, int | None, int]]
+    ) -> list[RuleTargetSchedule]:
+        """Plan the targets of a saved ``rule`` again, as they stood: ``plans`` holds, by
+        target incarnation, when each target's plan was last defined, the last nominal time
+        it generated and how many of its occurrences were fired. Their work is queued by
+        ``Planner.plan_first`` once the rest is restored; return the definitions planned."""
+        if rule.schedule_expression is None or not rule.targets:
+            return []  # an EventPattern-only rule is never planned
+        live = self._plans.setdefault(rule.arn, {})
+        definitions = []
+        for target in sorted(rule.targets, key=lambda target: target.incarnation):
+            where = plans.get(target.incarnation)
+            if where is None:
+                raise ValueError(
+                    f"the target {target.id!r} (incarnation {target.incarnation}) of the "
+                    f"scheduled rule {rule.arn} has no plan"
+                )
+            defined_at, last_dispatched, fires = where
+            definition = rule_target_schedule(rule, target, defined_at)
+            plan = self._define(Plan(definition), definition, rule, target)
+            plan.last_dispatched = last_dispatched
+            plan.fires = fires
+            self._planner.adopt(plan)
+            live[target.id] = (plan, _source(rule, target))
+            definitions.append(definition)
+        return definitions
 
     def removed(self, rule: Rule, reason: str) -> None:
         """The rule is gone: its targets' plans go, their pending retries cancelled."""
@@ -162,3 +194,7 @@ class RulePlanning:
     def _activity(self, kind: str, plan: Plan, detail: str | None = None) -> None:
         shown = plan.schedule.state if detail is None else detail
         self._planner.history.add_activity(Activity(kind, self._now(), plan.arn, None, shown))
+
+
+def _source(rule: Rule, target: RuleTarget) -> _Source:
+    return (rule.schedule_expression, rule.fires, rule.activated_at, target)

@@ -1,6 +1,7 @@
 """The dispatcher's state as a state file sees it: plain values out, plain values back in.
 
-A state file keeps schedules, not plans, and each occurrence as the work it still needs.
+A state file keeps schedules and rules, not plans (only where each plan stands), and each
+occurrence as the work it still needs.
 Every rule that turns the one into the other (where a plan's work resumes, when an
 occurrence's next attempt is due, what an outage missed) is the dispatcher's, and is asked
 here, so that each exists once and a restart follows the very rules of a run. Persistence
@@ -14,7 +15,7 @@ than losing it: at-least-once, as AWS promises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Occurrence
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import (
     INVOCATION_ERROR,
     PENDING,
@@ -46,6 +48,10 @@ class Progress(NamedTuple):
 
     incarnation: int
     nominal: int
+    #: 0 for an occurrence of its expression; n for the n-th a test fired by hand.
+    fired: int
+    #: The id every attempt of it carries (a rule target's is made of its rule's).
+    event_id: str
     schedule_arn: str
     group_name: str
     schedule_name: str
@@ -58,6 +64,18 @@ class Progress(NamedTuple):
     #: The attempt it needs next and when that is due; None when it needs none.
     next_number: int | None
     next_due: int | None
+
+
+class PlanProgress(NamedTuple):
+    """Where one live plan stands: what a restart needs to go on from there."""
+
+    #: When it was last given a definition: a rule target's activation follows from it
+    #: (a schedule's definition holds it already).
+    defined_at: datetime
+    #: The last nominal time it generated; None when it generated none.
+    last_dispatched: int | None
+    #: How many of its occurrences tests fired by hand.
+    fires: int
 
 
 class DispatchState:
@@ -118,6 +136,8 @@ class DispatchState:
         return Progress(
             plan.seq,
             occurrence.nominal,
+            occurrence.fired,
+            occurrence.event_id,
             plan.arn,
             schedule.group_name,
             schedule.name,
@@ -129,18 +149,26 @@ class DispatchState:
             due,
         )
 
-    def last_dispatched(self, incarnation: int) -> int | None:
-        """The last nominal time the live plan of ``incarnation`` generated; None when it
-        generated none, or is not live."""
+    def plan_progress(self, incarnation: int) -> PlanProgress | None:
+        """Where the live plan of ``incarnation`` (a schedule's, or a rule target's) stands;
+        None when it is not live."""
         plan = self._planner.plans.get(incarnation)
-        return None if plan is None else plan.last_dispatched
+        if plan is None:
+            return None
+        return PlanProgress(plan.schedule.last_modification_date, plan.last_dispatched, plan.fires)
 
     # -- putting a state back ----------------------------------------------------------------
 
-    def restore_plan(self, schedule: Schedule, last_dispatched: int | None) -> None:
+    def restore_plan(self, schedule: Schedule, last_dispatched: int | None, fires: int) -> None:
         """Plan a saved schedule again, knowing the last nominal time it generated, so
-        that nothing it generated is generated again."""
-        self._planner.restore_plan(schedule, last_dispatched)
+        that nothing it generated is generated again, and how many times it was fired."""
+        self._planner.restore_plan(schedule, last_dispatched).fires = fires
+
+    def restore_rule(self, rule: Rule, plans: Mapping[int, PlanProgress]) -> list[Schedule]:
+        """Plan the targets of a saved rule again (``plans``: where each target's plan
+        stood, by the target's incarnation), as the rule was planned when it was saved;
+        return the definitions planned, which the history remembers."""
+        return [*self._planner.rules.restore(rule, plans)]
 
     def restore_occurrence(
         self, progress: Progress, attempts: Sequence[Attempt]
@@ -151,7 +179,7 @@ class DispatchState:
         plan = self._planner.plans.get(progress.incarnation)
         if plan is None:
             return None
-        occurrence = Occurrence(plan, progress.nominal, progress.first_due)
+        occurrence = Occurrence(plan, progress.nominal, progress.first_due, progress.fired)
         occurrence.first_attempt_at = progress.first_attempt_at
         occurrence.attempts = list(attempts)
         plan.pending.add(occurrence)

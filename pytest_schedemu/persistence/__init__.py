@@ -14,7 +14,8 @@ from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.persistence.journal import Journal
 from pytest_schedemu.persistence.restore import restore
-from pytest_schedemu.persistence.schema import SCHEMA_VERSION, Database, open_database
+from pytest_schedemu.persistence.schema import Database, open_database
+from pytest_schedemu.persistence.tables import SCHEMA_VERSION
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store

@@ -23,8 +23,8 @@ from pytest_schedemu.model.resources import (
     ScheduleGroup,
     Target,
 )
+from pytest_schedemu.model.rules import parse_rule_target_key
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter, Execution
-from pytest_schedemu.targets import events
 
 Row = tuple[Any, ...]
 
@@ -188,6 +188,7 @@ def attempt_row(number: int, attempt: Attempt) -> Row:
         attempt.retryable,
         attempt.group_name,
         attempt.schedule_name,
+        attempt.fired,
     )
 
 
@@ -227,6 +228,7 @@ def attempt_from(row: Row) -> Attempt:
         retryable,
         group,
         name,
+        fired,
     ) = row
     input_text = text(input_value)
     request_text = text(request_value) or ""
@@ -247,8 +249,19 @@ def attempt_from(row: Row) -> Attempt:
         "group_name": group,
         "schedule_name": name,
         "incarnation": incarnation,
+        "fired": bool(fired),
+        **rule_fields(schedule_arn),
     }
     return Attempt.lazily(known, StoredAttemptFields(input_text, request_text))
+
+
+def rule_fields(key: str) -> dict[str, str]:
+    """The rule fields of a record of ``key``: its rule's ARN and name and its target id
+    when it is a rule target's key; none (their defaults, None) for a schedule's ARN."""
+    parts = parse_rule_target_key(key)
+    if parts is None:
+        return {}
+    return {"rule_arn": parts.rule_arn, "rule_name": parts.rule_name, "target_id": parts.target_id}
 
 
 def dead_letter_row(number: int, letter: DeadLetter) -> Row:
@@ -314,6 +327,8 @@ def occurrence_row(seq: int, progress: Progress) -> Row:
         seq,
         progress.incarnation,
         progress.nominal,
+        progress.fired,
+        progress.event_id,
         progress.schedule_arn,
         progress.group_name,
         progress.schedule_name,
@@ -338,36 +353,18 @@ def progress_from(row: Row) -> Progress:
     return Progress(*columns)
 
 
-class StoredExecutionFields:
-    """The event id of a settled occurrence read back, worked out on first read like a
-    live one's."""
-
-    __slots__ = ("_incarnation", "_nominal", "_schedule_arn")
-
-    def __init__(self, schedule_arn: str, incarnation: int, nominal: int) -> None:
-        self._schedule_arn = schedule_arn
-        self._incarnation = incarnation
-        self._nominal = nominal
-
-    def compute(self, name: str) -> Any:
-        if name == "event_id":
-            return events.event_id(self._schedule_arn, self._incarnation, self._nominal)
-        raise AttributeError(name)
-
-
 def execution_from(progress: Progress, attempts: list[Attempt]) -> Execution:
     """The record of a settled occurrence read back (``progress.status`` how it settled)."""
-    nominal = progress.nominal
-    return Execution.lazily(
-        {
-            "schedule_arn": progress.schedule_arn,
-            "scheduled_time": from_epoch(nominal),
-            "status": progress.status,
-            "attempts": tuple(attempts),
-            "group_name": progress.group_name,
-            "schedule_name": progress.schedule_name,
-            "first_attempt_due": from_epoch(progress.first_due),
-            "exhausted_condition": progress.exhausted,
-        },
-        StoredExecutionFields(progress.schedule_arn, progress.incarnation, nominal),
+    return Execution(
+        schedule_arn=progress.schedule_arn,
+        scheduled_time=from_epoch(progress.nominal),
+        event_id=progress.event_id,
+        status=progress.status,
+        attempts=tuple(attempts),
+        group_name=progress.group_name,
+        schedule_name=progress.schedule_name,
+        first_attempt_due=from_epoch(progress.first_due),
+        exhausted_condition=progress.exhausted,
+        fired=progress.fired > 0,
+        **rule_fields(progress.schedule_arn),
     )

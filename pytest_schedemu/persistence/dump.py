@@ -1,9 +1,9 @@
 """A state as JSON: what ``schedemu state export`` writes and ``schedemu state import`` reads.
 
 The dump holds the state file's tables row by row, each row an object of its columns, with
-the nested values (schedule definitions, group tags, dead-letter attributes, the metadata)
-as JSON rather than as text, so it reads well in a bug report and can be edited to seed a
-local stack. Exporting reads one consistent snapshot, also while ``schedemu serve`` is
+the nested values (schedule and rule definitions, group tags, dead-letter attributes, the
+metadata) as JSON rather than as text, so it reads well in a bug report and can be edited
+to seed a local stack. Exporting reads one consistent snapshot, also while ``schedemu serve`` is
 writing the file. Importing replaces the state held at the path, all or nothing, and only
 after the dump has been restored once into a scratch emulator: a dump that could not be
 served is refused and changes nothing.
@@ -21,13 +21,8 @@ from pytest_schedemu.errors import StateError
 from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.persistence import codec
 from pytest_schedemu.persistence.restore import restore
-from pytest_schedemu.persistence.schema import (
-    SCHEMA_VERSION,
-    TABLES,
-    Database,
-    open_database,
-    transaction,
-)
+from pytest_schedemu.persistence.schema import Database, open_database, transaction
+from pytest_schedemu.persistence.tables import SCHEMA_VERSION, TABLES
 from pytest_schedemu.persistence.vet import Vetting, check_tables, check_value
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
@@ -36,7 +31,13 @@ from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import VirtualClock
 
 FORMAT = "schedemu-state"
-_JSON_COLUMNS = {("groups", "tags"), ("schedules", "definition"), ("dead_letters", "attributes")}
+_JSON_COLUMNS = {
+    ("groups", "tags"),
+    ("schedules", "definition"),
+    ("rules", "definition"),
+    ("dead_letters", "attributes"),
+    ("known", "definition"),
+}
 _BLOB_COLUMNS = {("tokens", "body")}
 
 
@@ -69,7 +70,7 @@ def export_state(path: str) -> dict[str, Any]:
 
 
 def _exported(table: str, column: str, value: Any) -> Any:
-    if (table, column) in _JSON_COLUMNS:
+    if (table, column) in _JSON_COLUMNS and value is not None:
         return json.loads(value)
     return codec.text(value) if isinstance(value, bytes) else value
 
@@ -77,7 +78,7 @@ def _exported(table: str, column: str, value: Any) -> Any:
 def import_state(document: Any, path: str, vetting: Vetting) -> dict[str, int]:
     """Replace the state held at ``path`` (made if new) with a dump; the rows per table.
 
-    Every row is checked first (``vet``), its schedules and groups by the API's own checks
+    Every row is checked first (``vet``), its schedules, groups and rules by the API's own checks
     (``vetting``): a dump a service could not have written is refused, naming the table,
     the row and the field, and nothing is written."""
     tables = _checked(document)
@@ -146,7 +147,7 @@ def _insert(connection: sqlite3.Connection, table: str, rows: Any) -> int:
 
 
 def _imported(table: str, column: str, value: Any) -> Any:
-    if (table, column) in _JSON_COLUMNS:
+    if (table, column) in _JSON_COLUMNS and value is not None:
         return codec.dumps(value)
     if (table, column) in _BLOB_COLUMNS and isinstance(value, str):
         return value.encode("utf-8", "surrogatepass")

@@ -17,22 +17,21 @@ from __future__ import annotations
 import sqlite3
 from collections import deque
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Callable, NoReturn
 
 from pytest_schedemu.dispatch.state import SETTLING, DispatchState, Progress
 from pytest_schedemu.errors import StateError
-from pytest_schedemu.persistence import codec
+from pytest_schedemu.persistence import codec, rule_rows
 from pytest_schedemu.persistence.restore import Position
-from pytest_schedemu.persistence.schema import (
-    FORGET_TOKEN,
+from pytest_schedemu.persistence.schema import Database, open_database, transaction
+from pytest_schedemu.persistence.store_rows import StoreChanges, write_plans, write_store
+from pytest_schedemu.persistence.tables import (
+    INSERT_OCCURRENCE,
     INSERT_RECORD,
     SCHEMA_VERSION,
     TABLES,
-    Database,
-    open_database,
     prune,
-    transaction,
 )
 from pytest_schedemu.records import ExecutionSource, History
 from pytest_schedemu.records.known import known_cap
@@ -93,28 +92,29 @@ class Journal:
         self._heard: deque[tuple[str, Sequence[Any]]] = deque()
         self._backlog: list[tuple[str, Sequence[Any]]] = []
         self._gathered = 0
-        self._groups: set[tuple[str, str, str]] = set()
-        self._schedules: set[tuple[str, str, str, str]] = set()
-        self._tokens: set[TokenKey] = set()
+        self._changes = StoreChanges()
         self._occurrences: set[ExecutionSource] = set()
         self._settling: set[ExecutionSource] = set()
         #: Incarnations whose last generated nominal time may have moved.
         self._plans: set[int] = set()
-        #: Occurrences written as unsettled, by incarnation and nominal time.
-        self._live: dict[int, dict[int, ExecutionSource]] = {}
-        for incarnation, nominal, occurrence in position.live:
-            self._live.setdefault(incarnation, {})[nominal] = occurrence
+        #: Occurrences written as unsettled, by incarnation and event id.
+        self._live: dict[int, dict[str, ExecutionSource]] = {}
+        for incarnation, event_id, occurrence in position.live:
+            self._live.setdefault(incarnation, {})[event_id] = occurrence
 
     # -- hearing of changes ------------------------------------------------------------------
 
     def touched(self, account_id: str, region: str, group: str, name: str | None) -> None:
         if name is None:
-            self._groups.add((account_id, region, group))
+            self._changes.groups.add((account_id, region, group))
         else:
-            self._schedules.add((account_id, region, group, name))
+            self._changes.schedules.add((account_id, region, group, name))
+
+    def rule_touched(self, account_id: str, region: str, bus: str, name: str) -> None:
+        self._changes.rules.add((account_id, region, bus, name))
 
     def token_stored(self, key: TokenKey) -> None:
-        self._tokens.add(key)
+        self._changes.tokens.add(key)
 
     def hear(self, kind: str, records: Sequence[Any]) -> None:
         """The history's sink: called under its lock, so it only takes note."""
@@ -143,9 +143,7 @@ class Journal:
             moved
             or self._heard
             or self._backlog
-            or self._groups
-            or self._schedules
-            or self._tokens
+            or self._changes
             or self._occurrences
             or self._plans
         ):
@@ -167,9 +165,7 @@ class Journal:
             raise
         self.failure = None
         self._backlog = []
-        self._groups.clear()
-        self._schedules.clear()
-        self._tokens.clear()
+        self._changes.clear()
         self._plans.clear()
         # One still giving up is written again once it has: nothing else would say so.
         self._occurrences = self._settling
@@ -197,17 +193,22 @@ class Journal:
                 for occurrence in records:
                     self._ids["executions"] += 1
                     new.append((self._ids["executions"], occurrence))
-            elif kind == "schedules":
-                self._write_known(connection, records)
+            elif kind in ("schedules", "rule_targets"):
+                self._write_known(connection, kind, records)
             else:
                 self._write_log(connection, kind, records)
-        self._write_store(connection)
+        changed = write_store(
+            connection,
+            self._changes,
+            store=self._store,
+            state=self._state,
+            settings=self._settings,
+        )
+        # A change to a schedule or a rule may have cancelled what it had pending.
+        for incarnation in changed:
+            self._occurrences.update(self._live.get(incarnation, {}).values())
         self._write_occurrences(connection, new)
-        for incarnation in self._plans:
-            connection.execute(
-                "UPDATE schedules SET last_dispatched = ? WHERE incarnation = ?",
-                (self._state.last_dispatched(incarnation), incarnation),
-            )
+        write_plans(connection, self._state, self._plans)
         self._write_meta(connection, now)
 
     def _write_log(self, connection: sqlite3.Connection, kind: str, records: Sequence[Any]) -> None:
@@ -215,24 +216,35 @@ class Journal:
         self._ids[kind] += len(records)
         rows = [_ROW[kind](first + index, record) for index, record in enumerate(records)]
         connection.executemany(INSERT_RECORD[kind], rows)
-        if kind == "attempts":  # an attempt row holds (number, incarnation, nominal, ...)
-            for _, incarnation, nominal, *_ in rows:
-                occurrence = self._live.get(incarnation, {}).get(nominal)
+        if kind == "attempts":
+            for row in rows:
+                incarnation, event_id = row[1], row[7]  # see codec.attempt_row
+                occurrence = self._live.get(incarnation, {}).get(event_id)
                 if occurrence is not None:
                     self._occurrences.add(occurrence)
 
-    def _write_known(self, connection: sqlite3.Connection, notes: Sequence[Any]) -> None:
-        for arn, group, name, target_arn, dead_letter_arn in notes:
-            entries = [("schedule", arn, group, name), ("target", target_arn, None, None)]
+    def _write_known(self, connection: sqlite3.Connection, kind: str, notes: Sequence[Any]) -> None:
+        # A schedule's note holds its group and name; a rule target's, its rule's ARN and
+        # name, and its definition, kept up to date: its timeline lane draws the last one.
+        for arn, group, name, target_arn, dead_letter_arn, *definition in notes:
+            text = None
+            if kind == "rule_targets":
+                text = rule_rows.rule_target_definition(definition[0])
+                connection.execute(
+                    "UPDATE known SET definition = ? WHERE kind = 'rule_target' AND arn = ?",
+                    (text, arn),
+                )
+            entries = [("schedule" if text is None else "rule_target", arn, group, name, text)]
+            entries.append(("target", target_arn, None, None, None))
             if dead_letter_arn is not None:
-                entries.append(("dlq", dead_letter_arn, None, None))
-            for kind, key, group_name, schedule_name in entries:
+                entries.append(("dlq", dead_letter_arn, None, None, None))
+            for entry in entries:
                 self._ids["known"] += 1
                 cursor = connection.execute(
-                    "INSERT OR IGNORE INTO known VALUES (?, ?, ?, ?, ?)",
-                    (kind, key, group_name, schedule_name, self._ids["known"]),
+                    "INSERT OR IGNORE INTO known VALUES (?, ?, ?, ?, ?, ?)",
+                    (*entry[:4], self._ids["known"], entry[4]),
                 )
-                self._known[kind] = self._known.get(kind, 0) + cursor.rowcount
+                self._known[entry[0]] = self._known.get(entry[0], 0) + cursor.rowcount
         cap = known_cap(self._settings.current.max_records)
         for kind, count in self._known.items():
             if count > cap:
@@ -245,59 +257,6 @@ class Journal:
                 self._known[kind] = cap
                 self._known_complete = False
 
-    def _write_store(self, connection: sqlite3.Connection) -> None:
-        store = self._store
-        for account, region, name in self._groups:
-            group = store.find_group(account, region, name)
-            if group is None:
-                connection.execute(
-                    "DELETE FROM groups WHERE account = ? AND region = ? AND name = ?",
-                    (account, region, name),
-                )
-                continue
-            due = None
-            if group.state == "DELETING":
-                delay = timedelta(seconds=self._settings.current.group_deletion_delay)
-                due = group.last_modification_date + delay
-            connection.execute(
-                "INSERT OR REPLACE INTO groups VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                codec.group_row(group, due),
-            )
-        for key in self._schedules:
-            self._write_schedule(connection, key)
-        for token in self._tokens:
-            response = store.stored_response(*token)
-            if response is None:  # forgotten: only the newest max_idempotency_tokens are kept
-                connection.execute(FORGET_TOKEN, token)
-            else:
-                connection.execute(
-                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (*token, response.fingerprint, response.status, response.body),
-                )
-
-    def _write_schedule(self, connection: sqlite3.Connection, key: tuple[str, ...]) -> None:
-        account, region, group, name = key
-        where = "account = ? AND region = ? AND grp = ? AND name = ?"
-        before = connection.execute(f"SELECT incarnation FROM schedules WHERE {where}", key)
-        incarnations = {row[0] for row in before}
-        schedule = self._store.find_schedule(account, region, group, name)
-        if schedule is None:
-            connection.execute(f"DELETE FROM schedules WHERE {where}", key)
-        else:
-            incarnations.add(schedule.incarnation)
-            connection.execute(
-                "INSERT OR REPLACE INTO schedules VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *key,
-                    schedule.incarnation,
-                    codec.schedule_definition(schedule),
-                    self._state.last_dispatched(schedule.incarnation),
-                ),
-            )
-        # An update or a deletion cancels what the incarnation had pending.
-        for incarnation in incarnations:
-            self._occurrences.update(self._live.get(incarnation, {}).values())
-
     def _write_occurrences(
         self, connection: sqlite3.Connection, new: list[tuple[int, ExecutionSource]]
     ) -> None:
@@ -307,32 +266,35 @@ class Journal:
             progress = self._progress(occurrence)
             # Its plan generated it: where the plan stands moved with it.
             self._plans.add(progress.incarnation)
-            connection.execute(
-                "INSERT INTO occurrences VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                codec.occurrence_row(seq, progress),
-            )
+            connection.execute(INSERT_OCCURRENCE, codec.occurrence_row(seq, progress))
         for occurrence in self._occurrences:
             if occurrence not in fresh:
                 progress = self._progress(occurrence)
                 connection.execute(
                     "UPDATE occurrences SET status = ?, first_attempt_at = ?, exhausted = ?, "
-                    "next_number = ?, next_due = ? WHERE incarnation = ? AND nominal = ?",
-                    (*codec.occurrence_update(progress), progress.incarnation, progress.nominal),
+                    "next_number = ?, next_due = ? "
+                    "WHERE incarnation = ? AND nominal = ? AND fired = ?",
+                    (
+                        *codec.occurrence_update(progress),
+                        progress.incarnation,
+                        progress.nominal,
+                        progress.fired,
+                    ),
                 )
 
     def _progress(self, occurrence: ExecutionSource) -> Progress:
         """Where an occurrence stands, noting whether it is still to be written again."""
         progress = self._state.progress(occurrence)
-        incarnation, nominal, status = progress.incarnation, progress.nominal, progress.status
+        incarnation, event_id, status = progress.incarnation, progress.event_id, progress.status
         if status == SETTLING:
             self._settling.add(occurrence)
         live = self._live.setdefault(incarnation, {})
         if progress.next_number is None and status != SETTLING:
-            live.pop(nominal, None)
+            live.pop(event_id, None)
             if not live:
                 del self._live[incarnation]
         else:
-            live[nominal] = occurrence
+            live[event_id] = occurrence
         return progress
 
     def _write_meta(self, connection: sqlite3.Connection, now: datetime) -> None:

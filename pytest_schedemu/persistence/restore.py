@@ -1,11 +1,12 @@
 """Reading a state file back: the store, the plans, the unsettled occurrences, the history.
 
-Everything goes back through public doors: the store's ``load``, the history's
-``restore``, and the dispatcher's state interface (``DispatchState``), which plans the
-stored schedules again, each knowing the last nominal time it generated (so nothing
-generated is generated again), and takes back the occurrences still to be settled with
-their attempts so far and the attempt they need next. That work is queued once the
-caller has decided what an outage means for it (``DispatchState.catch_up``).
+Everything goes back through public doors: the store's ``load`` (and its rules'), the
+history's ``restore``, and the dispatcher's state interface (``DispatchState``), which plans
+the stored schedules and scheduled rules' targets again, each knowing the last nominal time
+it generated (so nothing generated is generated again), and takes back the occurrences
+still to be settled with their attempts so far and the attempt they need next. That work
+is queued once the caller has decided what an outage means for it
+(``DispatchState.catch_up``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from pytest_schedemu.dispatch.state import DispatchState
 from pytest_schedemu.errors import StateError
-from pytest_schedemu.persistence import codec
+from pytest_schedemu.persistence import codec, rule_rows
 from pytest_schedemu.persistence.schema import Database
 from pytest_schedemu.records import CANCELLED, Attempt, ExecutionSource, History
 from pytest_schedemu.records.history import SavedHistory
@@ -40,8 +41,8 @@ class Position:
     known_complete: bool = True
     #: The clock as last written.
     clock: datetime | None = None
-    #: Occurrences still to be settled, as restored: (incarnation, nominal time, source).
-    live: list[tuple[int, int, ExecutionSource]] = field(default_factory=list)
+    #: Occurrences still to be settled, as restored: (incarnation, event id, source).
+    live: list[tuple[int, str, ExecutionSource]] = field(default_factory=list)
 
 
 def restore(
@@ -84,12 +85,19 @@ def _restore(
         if due is not None:
             state.restore_group_removal(group, due)
     schedules = [
-        (codec.schedule_from(definition, incarnation), last_dispatched)
-        for incarnation, definition, last_dispatched in connection.execute(
-            "SELECT incarnation, definition, last_dispatched FROM schedules "
+        (codec.schedule_from(definition, incarnation), last_dispatched, fires)
+        for incarnation, definition, last_dispatched, fires in connection.execute(
+            "SELECT incarnation, definition, last_dispatched, fires FROM schedules "
             "ORDER BY account, region, grp, name"
         )
     ]
+    rules = [
+        rule_rows.rule_from(definition, incarnation)
+        for incarnation, definition in connection.execute(
+            "SELECT incarnation, definition FROM rules ORDER BY account, region, bus, name"
+        )
+    ]
+    plans = dict(rule_rows.plan_from(row) for row in connection.execute("SELECT * FROM rule_plans"))
     tokens = [
         ((row[0], row[1], row[2], row[3]), StoredResponse(row[4], row[5], bytes(row[6])))
         for row in connection.execute("SELECT * FROM tokens")
@@ -98,14 +106,18 @@ def _restore(
         codec.instant(meta["created_at"]),
         int(meta["incarnations"]),
         groups,
-        (schedule for schedule, _ in schedules),
+        (schedule for schedule, _, _ in schedules),
         tokens,
     )
-    for schedule, last_dispatched in schedules:
-        state.restore_plan(schedule, last_dispatched)
+    store.rules.load(rules)
+    for schedule, last_dispatched, fires in schedules:
+        state.restore_plan(schedule, last_dispatched, fires)
     dropped = {kind: int(count) for kind, count in meta.get("dropped", {}).items()}
     position.dropped = dropped
     saved = SavedHistory(dropped=dropped, complete=bool(meta.get("known_complete", True)))
+    # The live rule targets' definitions, as planned again: their lanes draw them even when
+    # the registry forgot them.
+    planned = [definition for rule in rules for definition in state.restore_rule(rule, plans)]
     by_occurrence = _attempts(connection, saved, dropped.get("attempts", 0))
     _occurrences(connection, state, position, by_occurrence, saved, dropped.get("executions", 0))
     saved.dead_letters = [
@@ -121,6 +133,7 @@ def _restore(
         )
     ]
     _known(connection, saved, position)
+    saved.definitions += planned
     history.restore(saved)
     for kind in ("attempts", "dead_letters", "activity"):
         last = connection.execute(f"SELECT MAX(id) FROM {kind}").fetchone()[0]
@@ -133,12 +146,13 @@ def _restore(
 
 def _attempts(
     connection: sqlite3.Connection, saved: SavedHistory, dropped: int
-) -> dict[tuple[int, int], list[Attempt]]:
-    """Every stored attempt by occurrence; those not dropped also go to the log."""
-    by_occurrence: dict[tuple[int, int], list[Attempt]] = {}
+) -> dict[tuple[int, int, str], list[Attempt]]:
+    """Every stored attempt by occurrence (incarnation, nominal time, event id); those not
+    dropped also go to the log."""
+    by_occurrence: dict[tuple[int, int, str], list[Attempt]] = {}
     for row in connection.execute("SELECT * FROM attempts ORDER BY id"):
         attempt = codec.attempt_from(row)
-        by_occurrence.setdefault((row[1], row[2]), []).append(attempt)
+        by_occurrence.setdefault((row[1], row[2], row[7]), []).append(attempt)
         if row[0] > dropped:
             saved.attempts.append(attempt)
     return by_occurrence
@@ -148,14 +162,13 @@ def _occurrences(
     connection: sqlite3.Connection,
     state: DispatchState,
     position: Position,
-    attempts: dict[tuple[int, int], list[Attempt]],
+    attempts: dict[tuple[int, int, str], list[Attempt]],
     saved: SavedHistory,
     dropped: int,
 ) -> None:
     for row in connection.execute("SELECT * FROM occurrences ORDER BY seq"):
         progress = codec.progress_from(row)
-        key = (progress.incarnation, progress.nominal)
-        kept = attempts.get(key, [])
+        kept = attempts.get((progress.incarnation, progress.nominal, progress.event_id), [])
         source = None
         if progress.status in codec.UNSETTLED:
             source = state.restore_occurrence(progress, kept)
@@ -164,19 +177,22 @@ def _occurrences(
                 # plan); only the write of the cancellation was missing.
                 progress = progress._replace(status=CANCELLED)
             else:
-                position.live.append((*key, source))
+                position.live.append((progress.incarnation, progress.event_id, source))
         if row[0] > dropped:
             kept_source = source if source is not None else codec.execution_from(progress, kept)
             saved.executions.append((progress.schedule_arn, kept_source))
 
 
 def _known(connection: sqlite3.Connection, saved: SavedHistory, position: Position) -> None:
-    for kind, arn, group, name in connection.execute(
-        "SELECT kind, arn, grp, name FROM known ORDER BY seq"
+    for kind, arn, group, name, definition in connection.execute(
+        "SELECT kind, arn, grp, name, definition FROM known ORDER BY seq"
     ):
         position.known[kind] = position.known.get(kind, 0) + 1
         if kind == "schedule":
             saved.schedules.append((arn, group, name))
+        elif kind == "rule_target":
+            saved.rule_targets.append((arn, group, name))
+            saved.definitions.append(rule_rows.rule_target_from(definition))
         elif kind == "target":
             saved.targets.append(arn)
         else:

@@ -12,6 +12,9 @@ need no lock: WAL lets them read a consistent snapshot while the owner writes.
 Durability: ``synchronous=NORMAL`` in WAL mode makes every committed transaction survive a
 crash of the process (SIGKILL included), not necessarily a power loss or an operating
 system crash, which may lose the last transactions (never corrupt the file).
+
+The tables themselves are ``tables``'s; how an older version becomes the current one,
+``migrations``'s.
 """
 
 from __future__ import annotations
@@ -21,103 +24,14 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Callable
 
 from pytest_schedemu.errors import StateError
 from pytest_schedemu.persistence.lock import Hold, acquire, own, release
+from pytest_schedemu.persistence.migrations import MIGRATIONS
+from pytest_schedemu.persistence.tables import SCHEMA_VERSION, create_tables
 
 #: "SchE": marks a database as a schedemu state (``PRAGMA application_id``).
 APPLICATION_ID = 0x53636845
-SCHEMA_VERSION = 1
-
-#: The tables of schema version 1, in the order an export lists them.
-TABLES = (
-    "meta",
-    "groups",
-    "schedules",
-    "tokens",
-    "occurrences",
-    "attempts",
-    "dead_letters",
-    "activity",
-    "known",
-)
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE groups (
-    account TEXT NOT NULL, region TEXT NOT NULL, name TEXT NOT NULL,
-    created TEXT NOT NULL, modified TEXT NOT NULL, state TEXT NOT NULL, tags TEXT NOT NULL,
-    removal_due TEXT,
-    PRIMARY KEY (account, region, name)
-) WITHOUT ROWID;
-CREATE TABLE schedules (
-    account TEXT NOT NULL, region TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
-    incarnation INTEGER NOT NULL, definition TEXT NOT NULL, last_dispatched INTEGER,
-    PRIMARY KEY (account, region, grp, name)
-) WITHOUT ROWID;
-CREATE INDEX schedules_by_incarnation ON schedules (incarnation);
-CREATE TABLE tokens (
-    account TEXT NOT NULL, region TEXT NOT NULL, operation TEXT NOT NULL, token TEXT NOT NULL,
-    fingerprint TEXT NOT NULL, status INTEGER NOT NULL, body BLOB NOT NULL,
-    PRIMARY KEY (account, region, operation, token)
-) WITHOUT ROWID;
-CREATE TABLE occurrences (
-    seq INTEGER PRIMARY KEY,
-    incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,
-    schedule_arn TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
-    first_due INTEGER NOT NULL, status TEXT NOT NULL, first_attempt_at INTEGER,
-    exhausted TEXT, next_number INTEGER, next_due INTEGER,
-    UNIQUE (incarnation, nominal)
-);
-CREATE TABLE attempts (
-    id INTEGER PRIMARY KEY,
-    incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,
-    schedule_arn TEXT NOT NULL, target_arn TEXT NOT NULL, attempted_at INTEGER NOT NULL,
-    attempt_number INTEGER NOT NULL, event_id TEXT NOT NULL, execution_id TEXT NOT NULL,
-    input TEXT, request_text TEXT NOT NULL, succeeded INTEGER NOT NULL,
-    error_code TEXT, error_message TEXT, retryable INTEGER,
-    grp TEXT NOT NULL, name TEXT NOT NULL
-);
-CREATE INDEX attempts_by_occurrence ON attempts (incarnation, nominal);
-CREATE TABLE dead_letters (
-    id INTEGER PRIMARY KEY,
-    queue_arn TEXT NOT NULL, body TEXT NOT NULL, attributes TEXT NOT NULL,
-    schedule_arn TEXT NOT NULL, scheduled_time INTEGER NOT NULL, sent_at TEXT,
-    queue_url TEXT NOT NULL, delivered INTEGER NOT NULL
-);
-CREATE TABLE activity (
-    id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL, at TEXT NOT NULL, schedule_arn TEXT NOT NULL, scheduled_time INTEGER,
-    detail TEXT NOT NULL
-);
-CREATE TABLE known (
-    kind TEXT NOT NULL, arn TEXT NOT NULL, grp TEXT, name TEXT, seq INTEGER NOT NULL,
-    PRIMARY KEY (kind, arn)
-) WITHOUT ROWID;
-"""
-
-#: ``MIGRATIONS[n]`` turns a database of schema version ``n`` into version ``n + 1``, inside
-#: the transaction that also sets the new version. A version with no step here cannot be
-#: migrated and is refused.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
-
-
-def prune(connection: sqlite3.Connection, dropped: dict[str, int]) -> None:
-    """Delete what ``max_records`` dropped from memory: the file stays as bounded."""
-    connection.execute(
-        "DELETE FROM occurrences WHERE seq <= ? "
-        "AND status NOT IN ('pending', 'retrying', 'settling')",
-        (dropped["executions"],),
-    )
-    # An attempt dropped from the log stays while its occurrence is kept.
-    connection.execute(
-        "DELETE FROM attempts WHERE id <= ? AND NOT EXISTS (SELECT 1 FROM occurrences o "
-        "WHERE o.incarnation = attempts.incarnation AND o.nominal = attempts.nominal)",
-        (dropped["attempts"],),
-    )
-    for kind in ("dead_letters", "activity"):
-        connection.execute(f"DELETE FROM {kind} WHERE id <= ?", (dropped[kind],))
 
 
 @contextmanager
@@ -349,9 +263,7 @@ def _migrate(connection: sqlite3.Connection, path: str, version: int, *, allowed
 def _create(connection: sqlite3.Connection, path: str) -> None:
     _tune(connection, path)
     with transaction(connection, f"Cannot create the state file {path!r}"):
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                connection.execute(statement)
+        create_tables(connection)
         connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -367,12 +279,3 @@ def _tune(connection: sqlite3.Connection, path: str) -> None:
             f"The state file {path!r} cannot use write-ahead logging (journal mode {mode}); "
             "put it on a local file system"
         )
-
-
-#: Statements the journal writes records with, and forgets a token with.
-INSERT_RECORD = {
-    "attempts": "INSERT INTO attempts VALUES (" + ", ".join("?" * 17) + ")",
-    "dead_letters": "INSERT INTO dead_letters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "activity": "INSERT INTO activity VALUES (?, ?, ?, ?, ?, ?)",
-}
-FORGET_TOKEN = "DELETE FROM tokens WHERE (account, region, operation, token) = (?, ?, ?, ?)"

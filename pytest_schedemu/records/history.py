@@ -26,9 +26,12 @@ T = TypeVar("T")
 #: The kinds of record, as ``dropped_records`` names them.
 RECORD_KINDS = ("attempts", "executions", "dead_letters", "activity")
 #: Hears every record the history keeps, as ``sink(kind, records)``, in the order kept:
-#: ``kind`` is one of ``RECORD_KINDS`` (executions: their sources), or ``schedules`` for
-#: ``note_schedule``'s (arn, group, name, target arn, dead-letter arn). Called under the
-#: history's lock, so it must only take note: never call back or take a lock.
+#: ``kind`` is one of ``RECORD_KINDS`` (executions: their sources), ``schedules`` for
+#: ``note_schedule``'s (arn, group, name, target arn, dead-letter arn), or ``rule_targets``
+#: for ``note_rule_target``'s (key, rule ARN, rule name, target arn, dead-letter arn, and
+#: the definition).
+#: Called under the history's lock, so it must only take note: never call back or take a
+#: lock.
 RecordSink = Callable[[str, Sequence[Any]], None]
 
 
@@ -45,6 +48,10 @@ class SavedHistory:
     dropped: dict[str, int] = field(default_factory=dict)
     #: (schedule ARN, group, name) of every known schedule, first seen first.
     schedules: list[tuple[str, str, str]] = field(default_factory=list)
+    #: (key, rule ARN, rule name) of every known rule target, first seen first.
+    rule_targets: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The last definitions of rule targets, the newest last: their timeline lanes draw them.
+    definitions: list[Schedule] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     dead_letter_queues: list[str] = field(default_factory=list)
     #: False when ``max_records`` made the registry forget some of them.
@@ -128,9 +135,7 @@ class History:
                 self._execution_order.append(arn)
             self._executions_dropped = saved.dropped.get("executions", 0)
             self._trim_executions()
-            self._known.restore(
-                saved.schedules, saved.targets, saved.dead_letter_queues, saved.complete
-            )
+            self._known.restore(saved)
 
     def add_listener(self, listener: Callable[[Attempt], None]) -> None:
         """Call ``listener(attempt)`` for every attempt recorded from now on (for logging)."""
@@ -156,6 +161,10 @@ class History:
         dead-letter queue), and its last definition, as ``note_schedule`` does a schedule's."""
         with self._lock:
             self._known.note(definition, definition.arn, self._max_records())
+            if self.sink is not None:
+                target = definition.target
+                noted = (definition.arn, definition.rule_arn, definition.rule_name, target.arn)
+                self.sink("rule_targets", ((*noted, target.dead_letter_arn, definition),))
 
     def add_attempts(self, new: Sequence[Attempt]) -> None:
         with self._lock:

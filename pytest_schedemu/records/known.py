@@ -8,10 +8,13 @@ them and an assertion can tell when each last changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.model.rules import RuleTargetSchedule
+
+if TYPE_CHECKING:
+    from pytest_schedemu.records.history import SavedHistory
 
 #: How many schedules' last definitions are kept, most recently changed first: enough to
 #: draw the lanes of deleted schedules, without keeping every definition a long-running
@@ -89,19 +92,19 @@ class Known:
                 self.complete = False
                 del table[next(iter(table))]
 
-    def restore(
-        self,
-        schedules: Iterable[tuple[str, str, str]],
-        targets: Iterable[str],
-        dead_letter_queues: Iterable[str],
-        complete: bool,
-    ) -> None:
-        """Put back what a saved state remembered: (ARN, group, name) of its schedules."""
-        for arn, group, name in schedules:
+    def restore(self, saved: SavedHistory) -> None:
+        """Put back what a saved state remembered: its schedules, rule targets, targets and
+        dead-letter queues, and the definitions it gives."""
+        for arn, group, name in saved.schedules:
             self._add(arn, group, name)
-        self.targets = dict.fromkeys(targets)
-        self.dead_letter_queues = dict.fromkeys(dead_letter_queues)
-        self.complete = complete
+        for key, rule_arn, rule_name in saved.rule_targets:
+            self.rules.setdefault(rule_name, {})[rule_arn] = None
+            self.rule_targets[key] = rule_arn
+        for definition in saved.definitions[-KEPT_DEFINITIONS:]:
+            self.definitions[definition.arn] = definition
+        self.targets = dict.fromkeys(saved.targets)
+        self.dead_letter_queues = dict.fromkeys(saved.dead_letter_queues)
+        self.complete = saved.complete
 
     def _add(self, arn: str, group: str, name: str) -> None:
         pairs = self.by_name.get(name, ())

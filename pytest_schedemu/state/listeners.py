@@ -32,6 +32,9 @@ class StoreJournal(Protocol):
 
     def touched(self, account_id: str, region: str, group: str, name: str | None) -> None: ...
 
+    def rule_touched(self, account_id: str, region: str, bus: str, name: str) -> None:
+        """A rule was put, changed (its state, targets or tags) or deleted."""
+
     def token_stored(self, key: TokenKey) -> None: ...
 
     @property

@@ -46,11 +46,21 @@ class RuleStore:
         return self._rules.setdefault((account_id, region), {})
 
     def _saved(self, rule: Rule, previous: Rule | None) -> Rule:
-        self._partition(rule.account_id, rule.region)[(rule.event_bus_name, rule.name)] = rule
+        self._kept(rule)
         observer = self._store.observer
         if observer is not None:
             observer.rule_saved(rule, previous)
         return rule
+
+    def _kept(self, rule: Rule) -> None:
+        """Store ``rule`` (telling the journal, if the state is durable)."""
+        self._partition(rule.account_id, rule.region)[(rule.event_bus_name, rule.name)] = rule
+        self._touched(rule)
+
+    def _touched(self, rule: Rule) -> None:
+        journal = self._store.journal
+        if journal is not None:
+            journal.rule_touched(rule.account_id, rule.region, rule.event_bus_name, rule.name)
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -165,6 +175,7 @@ class RuleStore:
             if rule.targets and not force:
                 raise ValidationException("Rule can't be deleted since it has targets.")
             del rules[(bus, name)]
+            self._touched(rule)
             observer = self._store.observer
             if observer is not None:
                 observer.rule_removed(rule, "deleted")
@@ -214,7 +225,7 @@ class RuleStore:
             previous = self.get_rule(account_id, region, bus, name)
             rule = dataclasses.replace(previous, tags=_tagged(previous.tags, tags))
             # Tags change nothing the dispatcher plans: the rule is stored, not re-planned.
-            self._partition(account_id, region)[(bus, name)] = rule
+            self._kept(rule)
             return rule
 
     def untag_rule(
@@ -225,7 +236,7 @@ class RuleStore:
             gone = set(keys)
             tags = tuple((key, value) for key, value in previous.tags if key not in gone)
             rule = dataclasses.replace(previous, tags=tags)
-            self._partition(account_id, region)[(bus, name)] = rule
+            self._kept(rule)
             return rule
 
     # -- a stack's rules ---------------------------------------------------------------------

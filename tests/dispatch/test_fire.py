@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_schedemu import ClockError, Emulator, HandlerError, SchedemuError
+from pytest_schedemu import ClockError, Emulator, HandlerError
 from tests.constants import DLQ, QUEUE, T0
 from tests.helpers import create
 
@@ -129,10 +129,3 @@ def test_fire_is_refused_by_a_real_time_clock() -> None:
         create(real.client(), "daily", "rate(1 day)")
         with pytest.raises(ClockError, match="virtual clock"):
             real.fire("daily")
-
-
-def test_fire_is_refused_with_a_state_file(tmp_path: Any) -> None:
-    with Emulator(start=T0, state=str(tmp_path / "state.db"), transport="inprocess") as durable:
-        create(durable.client(), "daily", "rate(1 day)")
-        with pytest.raises(SchedemuError, match="not supported with a state file"):
-            durable.fire("daily")

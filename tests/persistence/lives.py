@@ -75,10 +75,28 @@ def records(emu: Emulator) -> dict[str, Any]:
             a.error_message,
             a.retryable,
             a.incarnation,
+            a.fired,
+            a.rule_arn,
+            a.rule_name,
+            a.target_id,
+        )
+
+    def execution(e: Any) -> tuple[Any, ...]:
+        return (
+            e.scheduled_time,
+            e.event_id,
+            e.status,
+            e.exhausted_condition,
+            e.first_attempt_due,
+            e.fired,
+            e.rule_arn,
+            e.target_id,
+            *(attempt(a) for a in e.attempts),
         )
 
     names = {(s.group_name, s.name) for s in emu.schedules()}
-    names |= {(a.group_name, a.schedule_name) for a in emu.attempts()}
+    names |= {(a.group_name, a.schedule_name) for a in emu.attempts() if a.rule_arn is None}
+    rules = sorted({a.rule_name for a in emu.attempts() if a.rule_name is not None})
     return {
         "now": emu.clock.now(),
         "schedules": emu.schedules(),
@@ -86,17 +104,11 @@ def records(emu: Emulator) -> dict[str, Any]:
         "dead_letters": emu.dead_letters(),
         "activity": emu.activity(),
         "executions": {
-            key: [
-                (
-                    e.scheduled_time,
-                    e.status,
-                    e.exhausted_condition,
-                    e.first_attempt_due,
-                    *(attempt(a) for a in e.attempts),
-                )
-                for e in emu.executions(key[1], group=key[0])
-            ]
+            key: [execution(e) for e in emu.executions(key[1], group=key[0])]
             for key in sorted(names)
+        },
+        "rule_executions": {
+            name: [execution(e) for e in emu.executions(rule=name)] for name in rules
         },
         "next": {key: emu.next_occurrence(key[1], group=key[0]) for key in sorted(names)},
         "dropped": dict(emu.dropped_records.by_kind),

@@ -1,0 +1,47 @@
+"""How a state file of an older schema version becomes one of the current version.
+
+``MIGRATIONS[n]`` turns a database of schema version ``n`` into version ``n + 1``; the
+caller runs it inside the transaction that also sets the new version, so a migration that
+fails changes nothing. Each step ends with exactly the tables a new file of its version
+has (``tables``): the same columns in the same order, so every statement reads both alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+from pytest_schedemu.persistence.tables import INDEX_STATEMENTS, TABLE_STATEMENTS
+from pytest_schedemu.targets import events
+
+
+def _version_1_event_id(schedule_arn: str, incarnation: int, nominal: int) -> str:
+    # A version 1 file holds only schedules' occurrences, none fired by hand (the file
+    # refused firing): their event id is the one their schedule's key makes.
+    return events.event_id(schedule_arn, incarnation, nominal)
+
+
+def to_version_2(connection: sqlite3.Connection) -> None:
+    """Version 1 to 2: rules and their targets' plans; the fire number of occurrences
+    (0 for all of version 1's), their event ids, and how many fires each plan made; the
+    last definitions of the rule targets the registry knows."""
+    connection.create_function("schedemu_event_id", 3, _version_1_event_id, deterministic=True)
+    connection.execute("ALTER TABLE schedules ADD COLUMN fires INTEGER NOT NULL DEFAULT 0")
+    connection.execute("ALTER TABLE attempts ADD COLUMN fired INTEGER NOT NULL DEFAULT 0")
+    connection.execute("ALTER TABLE known ADD COLUMN definition TEXT")
+    # A key's columns cannot be altered: the occurrences move to a table made anew.
+    connection.execute("ALTER TABLE occurrences RENAME TO occurrences_version_1")
+    connection.execute(TABLE_STATEMENTS["occurrences"])
+    connection.execute(
+        "INSERT INTO occurrences SELECT seq, incarnation, nominal, 0, "
+        "schedemu_event_id(schedule_arn, incarnation, nominal), schedule_arn, grp, name, "
+        "first_due, status, first_attempt_at, exhausted, next_number, next_due "
+        "FROM occurrences_version_1"
+    )
+    connection.execute("DROP TABLE occurrences_version_1")
+    connection.execute(TABLE_STATEMENTS["rules"])
+    connection.execute(TABLE_STATEMENTS["rule_plans"])
+    connection.execute(INDEX_STATEMENTS["rule_plans_by_rule"])
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: to_version_2}

@@ -1,0 +1,109 @@
+"""A state file of schema version 1 (made by version 1's own schema text, ``schema_v1.sql``)
+opens, is upgraded in place to version 2, and serves what it held as if never stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_schedemu import Emulator, StateError
+from pytest_schedemu.persistence import schema
+from pytest_schedemu.persistence.dump import export_state
+from tests.constants import DLQ, FUNCTION, START
+from tests.helpers import create
+from tests.persistence.lives import records
+
+VERSION_1 = (Path(__file__).parent / "schema_v1.sql").read_text()
+
+
+def schedules(emu: Emulator) -> None:
+    client = emu.client()
+    client.create_schedule_group(Name="g", Tags=[{"Key": "k", "Value": "v"}])
+    create(client, "hourly", "rate(1 hour)", GroupName="g", ClientToken="t")
+    target = {
+        "Arn": FUNCTION,
+        "DeadLetterConfig": {"Arn": DLQ},
+        "RetryPolicy": {"MaximumRetryAttempts": 3},
+    }
+    create(client, "failing", "rate(20 minutes)", target=target)
+    emu.target(FUNCTION).fail()
+    emu.clock.advance(minutes=41)  # the 10:40 occurrence failed twice: it retries
+
+
+def version_1_copy(path: Path, copy: Path) -> None:
+    """What version 1 wrote for this state: its tables, made by its schema text, holding
+    the columns it had (every row of this state is one version 1 could write)."""
+    with (
+        contextlib.closing(sqlite3.connect(copy)) as old,
+        contextlib.closing(sqlite3.connect(path)) as new,
+    ):
+        old.executescript(VERSION_1)
+        old.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        old.execute("PRAGMA user_version = 1")
+        tables = [
+            row[0] for row in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        for table in tables:
+            columns = [row[1] for row in old.execute(f"PRAGMA table_info({table})")]
+            rows = new.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+            marks = ", ".join("?" * len(columns))
+            old.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        old.commit()
+
+
+def shape(path: Path) -> dict[str, Any]:
+    """Every table's columns (name, type, required, default, key) and indexes' columns."""
+    with contextlib.closing(sqlite3.connect(path)) as database:
+        found: dict[str, Any] = {}
+        for (table,) in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            columns = [row[1:] for row in database.execute(f"PRAGMA table_info({table})")]
+            indexes = sorted(
+                (
+                    *(column[2] for column in database.execute(f"PRAGMA index_info({row[1]})")),
+                    row[2],
+                )
+                for row in database.execute(f"PRAGMA index_list({table})")
+            )
+            found[table] = (columns, indexes)
+        return found
+
+
+def test_a_version_1_file_is_upgraded_in_place_and_serves_what_it_held(tmp_path: Path) -> None:
+    with Emulator(start=START, transport="inprocess") as twin:
+        schedules(twin)
+        held = records(twin)
+        twin.clock.advance(hours=2)
+        later = records(twin)
+    path, old = tmp_path / "written.db", tmp_path / "version-1.db"
+    with Emulator(start=START, transport="inprocess", state=str(path)) as emu:
+        schedules(emu)
+    version_1_copy(path, old)
+
+    with Emulator(transport="inprocess", state=str(old)) as upgraded:
+        assert records(upgraded) == held
+        # The retry pending in the version 1 file resumes with its number.
+        (retry,) = [work for work in upgraded.pending() if work.kind == "retry"]
+        assert (retry.schedule_name, retry.attempt_number) == ("failing", 3)
+        upgraded.target(FUNCTION).fail()  # a test's set-up, not state
+        upgraded.clock.advance(hours=2)
+        assert records(upgraded) == later
+    with contextlib.closing(sqlite3.connect(old)) as database:
+        assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+    assert shape(old) == shape(path)  # the very tables a new file has
+
+
+def test_a_version_1_file_refused_read_only_is_left_as_it_was(tmp_path: Path) -> None:
+    path, old = tmp_path / "written.db", tmp_path / "version-1.db"
+    with Emulator(start=START, transport="inprocess", state=str(path)) as emu:
+        create(emu.client())
+    version_1_copy(path, old)
+    before = old.read_bytes()
+    with pytest.raises(
+        StateError, match="holds state schema version 1, and it is opened read-only"
+    ):
+        export_state(str(old))
+    assert old.read_bytes() == before
