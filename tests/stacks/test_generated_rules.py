@@ -91,3 +91,20 @@ def test_a_serverless_schedule_event_sends_the_scheduled_event(
         "resources": [daily.arn],
         "detail": {},
     }
+
+
+def test_a_restart_on_the_same_state_takes_the_stacks_rules_back_and_keeps_their_phase(
+    tmp_path: Path,
+) -> None:
+    state = str(tmp_path / "state.db")
+    start = "2026-03-01T10:00:30Z"
+    with Emulator(start=start, state=state, stacks=[str(SAM_EXAMPLE)]) as first:
+        nightly = first.stack("template").rule("CleanUpNightly")
+        first.clock.advance(hours=12)
+        now = first.clock.now()
+    with Emulator(start=now, state=state, stacks=[str(SAM_EXAMPLE)]) as second:
+        assert second.stack("template").rule("CleanUpNightly") == nightly
+        second.clock.advance(days=1)
+        # rate(1 day) counts from the rule's creation at 10:00:30, across the restart.
+        times = [d.scheduled_time.isoformat() for d in second.deliveries(rule=nightly.name)]
+        assert times == ["2026-03-02T10:00:30+00:00"]
