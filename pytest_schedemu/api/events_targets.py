@@ -41,8 +41,6 @@ from pytest_schedemu.api.operations import Call
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.model.resources import (
-    DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,
-    DEFAULT_MAXIMUM_RETRY_ATTEMPTS,
     RetryPolicy,
 )
 from pytest_schedemu.model.rules import (
@@ -62,7 +60,6 @@ _INPUTS = ("Input", "InputPath", "InputTransformer")
 
 def build_target(entry: Mapping[str, Any]) -> RuleTarget:
     """A target as stored, from its validated PutTargets entry (kept as ``raw``)."""
-    retry = entry.get("RetryPolicy") or {}
     return RuleTarget(
         id=entry["Id"],
         arn=entry["Arn"],
@@ -71,10 +68,7 @@ def build_target(entry: Mapping[str, Any]) -> RuleTarget:
         input=entry.get("Input"),
         input_path=entry.get("InputPath"),
         input_transformer=entry.get("InputTransformer"),
-        retry_policy=RetryPolicy(
-            retry.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS),
-            retry.get("MaximumRetryAttempts", DEFAULT_MAXIMUM_RETRY_ATTEMPTS),
-        ),
+        retry_policy=RetryPolicy.from_request(entry.get("RetryPolicy")),
         dead_letter_config=entry.get("DeadLetterConfig"),
         parameters={block: entry[block] for block in TARGET_PARAMETER_BLOCKS if block in entry},
     )

@@ -26,8 +26,6 @@ from pytest_schedemu.model.arns import GroupArn
 from pytest_schedemu.model.partitions import partition_for_region
 from pytest_schedemu.model.resources import (
     DEFAULT_GROUP,
-    DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS,
-    DEFAULT_MAXIMUM_RETRY_ATTEMPTS,
     PARAMETER_BLOCKS,
     START_DATE_GRACE,
     FlexibleTimeWindow,
@@ -124,15 +122,11 @@ def render_group(group: ScheduleGroup) -> Document:
 
 
 def build_target(raw: Mapping[str, Any]) -> Target:
-    retry = raw.get("RetryPolicy") or {}
     return Target(
         arn=raw["Arn"],
         role_arn=raw["RoleArn"],
         input=raw.get("Input"),
-        retry_policy=RetryPolicy(
-            retry.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS),
-            retry.get("MaximumRetryAttempts", DEFAULT_MAXIMUM_RETRY_ATTEMPTS),
-        ),
+        retry_policy=RetryPolicy.from_request(raw.get("RetryPolicy")),
         dead_letter_config=raw.get("DeadLetterConfig"),
         parameters={block: raw[block] for block in PARAMETER_BLOCKS if block in raw},
     )

@@ -40,6 +40,22 @@ class RetryPolicy:
     maximum_event_age_in_seconds: int = DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS
     maximum_retry_attempts: int = DEFAULT_MAXIMUM_RETRY_ATTEMPTS
 
+    @classmethod
+    def from_request(cls, block: Mapping[str, Any] | None) -> RetryPolicy:
+        """The policy of a validated ``RetryPolicy`` block (Scheduler's and EventBridge's
+        share its members and defaults); the defaults without one."""
+        block = block or {}
+        return cls(
+            block.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS),
+            block.get("MaximumRetryAttempts", DEFAULT_MAXIMUM_RETRY_ATTEMPTS),
+        )
+
+
+def dead_letter_arn(config: Mapping[str, Any] | None) -> str | None:
+    """The queue ARN of a target's ``DeadLetterConfig`` block, if it names one."""
+    arn = None if config is None else config.get("Arn")
+    return arn if isinstance(arn, str) else None
+
 
 @dataclass(frozen=True)
 class Target:
@@ -59,10 +75,7 @@ class Target:
 
     @property
     def dead_letter_arn(self) -> str | None:
-        if self.dead_letter_config is None:
-            return None
-        arn = self.dead_letter_config.get("Arn")
-        return arn if isinstance(arn, str) else None
+        return dead_letter_arn(self.dead_letter_config)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,13 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pytest_schedemu.model.partitions import partition_for_region
-from pytest_schedemu.model.resources import FlexibleTimeWindow, RetryPolicy, Schedule, Target
+from pytest_schedemu.model.resources import (
+    FlexibleTimeWindow,
+    RetryPolicy,
+    Schedule,
+    Target,
+    dead_letter_arn,
+)
 
 DEFAULT_EVENT_BUS = "default"
 
@@ -129,10 +135,7 @@ class RuleTarget:
 
     @property
     def dead_letter_arn(self) -> str | None:
-        if self.dead_letter_config is None:
-            return None
-        arn = self.dead_letter_config.get("Arn")
-        return arn if isinstance(arn, str) else None
+        return dead_letter_arn(self.dead_letter_config)
 
 
 @dataclass(frozen=True)
