@@ -41,7 +41,10 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in the
+# thread while it is started, and a test of another module that calls asyncio.run in the
+# same worker would fail against it.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if os.environ.get("SCHEDEMU_SKIP_BROWSER") == "1":
         pytest.skip("SCHEDEMU_SKIP_BROWSER=1: the dashboard's browser tests are skipped")
