@@ -28,10 +28,12 @@ import argparse
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 BODIES = {
     "empty": """
@@ -137,6 +139,14 @@ def run_suite(folder: Path, flavour: str, count: int, instructions: bool) -> flo
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _spread(values: list[float], form: str) -> str:
+    return (
+        f"{format(statistics.median(values), form)} "
+        f"({format(min(values), form)}-{format(max(values), form)}): "
+        + " ".join(format(value, form) for value in values)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -166,13 +176,14 @@ def main() -> None:
                         run_suite(folder, flavour, size, args.instructions)
                     )
     scale, unit = (1e-6, "M instructions") if args.instructions else (1e3, "CPU ms")
-    slopes = {
-        flavour: (min(times[flavour, large]) - min(times[flavour, small])) / (large - small) * scale
-        for flavour in flavours
-    }
+
+    def slope(flavour: str, pick: Callable[[list[float]], float]) -> float:
+        return (pick(times[flavour, large]) - pick(times[flavour, small])) / (large - small) * scale
+
+    slopes = {flavour: slope(flavour, min) for flavour in flavours}
     print(f"{unit} per test (slope between {small} and {large} tests, best of {args.repeats})")
-    for flavour, slope in slopes.items():
-        print(f"  {flavour:<8} {slope:8.3f}")
+    for flavour, per_test in slopes.items():
+        print(f"  {flavour:<8} {per_test:8.3f}")
     empty = slopes["empty"]
     floor = max(slopes["canned"] - empty, 1e-6)
     print(f"canned: {floor:.3f} {unit} over an empty test (botocore's own call, no emulator)")
@@ -182,6 +193,21 @@ def main() -> None:
             f"{flavour}: {over:.3f} {unit} over an empty test = {over / floor:.2f}x the canned "
             "call (target <= 1.25x)"
         )
+    if args.repeats > 1:
+        # Each round on its own too: the least of each flavour may come from different
+        # rounds, and an empty test's count moves a little from run to run.
+        rounds = [
+            {flavour: slope(flavour, lambda runs, i=i: runs[i]) for flavour in flavours}
+            for i in range(args.repeats)
+        ]
+        print("per round (median, least-most):")
+        for flavour in ("empty", "canned", "client", "app"):
+            print(f"  {flavour:<8} {_spread([r[flavour] for r in rounds], '.3f')} {unit}")
+        for flavour in ("client", "app"):
+            ratios = [
+                (r[flavour] - r["empty"]) / max(r["canned"] - r["empty"], 1e-6) for r in rounds
+            ]
+            print(f"  {flavour:<8} {_spread(ratios, '.3f')}x the canned call, over an empty test")
     if "moto" not in slopes:
         return
     ours = max(slopes["client"] - empty, 1e-6)

@@ -24,6 +24,7 @@ import pytest
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.formats.times import Instant, wall_clock_now
+from pytest_schedemu.plugin import placement
 from pytest_schedemu.plugin import report as report_timeline
 from pytest_schedemu.plugin.checks import check_after_test
 from pytest_schedemu.settings.layers import Chosen, for_the_run, layered, per_run, per_test
@@ -234,25 +235,7 @@ def schedemu_server() -> Iterator[Emulator]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # A test marked ``schedemu`` uses the emulator whether or not it names the fixture, so
-    # that the marker alone never leaves the test's calls to reach AWS. (Not an autouse
-    # fixture: that would cost every test of the run, marked or not, a fixture of its own.)
-    for item in items:
-        names = getattr(item, "fixturenames", None)
-        if names is not None and "schedemu" not in names and item.get_closest_marker("schedemu"):
-            names.insert(_first_function_scoped(item, names), "schedemu")
-
-
-def _first_function_scoped(item: pytest.Item, names: list[str]) -> int:
-    """Where an autouse fixture would stand: after the wider-scoped fixtures, before the
-    test's own function-scoped ones, so these find the emulator's environment and route."""
-    info = getattr(item, "_fixtureinfo", None)
-    definitions = {} if info is None else info.name2fixturedefs
-    for index, name in enumerate(names):
-        found = definitions.get(name)
-        if not found or found[-1].scope == "function":
-            return index
-    return len(names)
+    placement.place_fixtures(items, __name__)
 
 
 #: The tests whose run is under way, innermost last (a test may run a pytest of its own):
@@ -309,6 +292,8 @@ def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
     )
     try:
         with routed:
+            if item.stash.get(placement.HANDS_CLIENT_KEY, False):
+                item.funcargs["scheduler_client"] = emulator.client()  # type: ignore[attr-defined]
             yield emulator
     finally:
         if freezer is not None:
@@ -321,6 +306,7 @@ def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
 def scheduler_client(schedemu: Emulator) -> Any:
     """A boto3 ``scheduler`` client bound to the emulator, built by boto3's default session:
     its ``exceptions`` are the classes application clients (``boto3.client``) raise."""
+    # Most tests never run this: ``schedemu`` hands them the same client (placement.py).
     return schedemu.client()
 
 
@@ -331,11 +317,13 @@ def _set_environment(emulator: Emulator, lent_region: str | None) -> dict[str, s
         wanted.update(_DUMMY_CREDENTIALS)
     # The region the plugin lent the run is no one's choice: the test's region wins over it.
     default_region = environ.get("AWS_DEFAULT_REGION")
-    if not (environ.get("AWS_REGION") or default_region not in (None, "", lent_region)):
+    if not (default_region not in (None, "", lent_region) or environ.get("AWS_REGION")):
         wanted["AWS_DEFAULT_REGION"] = emulator.region
     saved: dict[str, str | None] = {}
     for name, value in wanted.items():
-        saved[name] = was = environ.get(name)
+        # The region was read just above: each read of os.environ is a lookup of its own.
+        was = default_region if name == "AWS_DEFAULT_REGION" else environ.get(name)
+        saved[name] = was
         # Each write of os.environ is a putenv: a variable that already holds the value (most
         # often the region the plugin lent the run) is left as it is.
         if was != value:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_schedemu.formats.times import ztime
+
 if TYPE_CHECKING:
     from datetime import datetime
 
@@ -16,9 +18,6 @@ if TYPE_CHECKING:
 
 
 def check_after_test(emulator: Emulator, options: PluginOptions, started: datetime) -> None:
-    from pytest_schedemu.formats.times import ztime
-    from pytest_schedemu.records import assertions
-
     kept = emulator.handler_errors
     if kept:
         more = f"\n(and {len(kept) - 1} more: see schedemu.handler_errors)" if kept[1:] else ""
@@ -44,6 +43,9 @@ def check_after_test(emulator: Emulator, options: PluginOptions, started: dateti
         )
     drops = emulator.unasserted_drops()
     if drops and not options.allow_drops:
+        # Imported only here: an import statement costs every test that runs it a lookup.
+        from pytest_schedemu.records import assertions
+
         lost = "1 occurrence was" if len(drops) == 1 else f"{len(drops)} occurrences were"
         pytest.fail(
             f"schedemu: {lost} lost during this test (ended failed with no dead letter "
