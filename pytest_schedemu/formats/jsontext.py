@@ -63,11 +63,17 @@ def loads_or_none(text: str | None) -> Any:
         return None
 
 
+# Built once: json.dumps with any option builds a new encoder for every call, which costs a
+# small answer (a response body, a fingerprint) more than encoding it.
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps_compact(value: Any) -> str:
     """JSON as AWS sends it to targets: no spaces, non-ASCII characters as they are."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT.encode(value)
 
 
 def dumps_canonical(value: Any) -> str:
     """Compact JSON with sorted keys: equal values give equal text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)

@@ -235,7 +235,7 @@ def schedemu_server() -> Iterator[Emulator]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    placement.place_fixtures(items, __name__)
+    placement.place_fixtures(items, __name__, _emulator_for_test)
 
 
 #: The tests whose run is under way, innermost last (a test may run a pytest of its own):
@@ -257,8 +257,12 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 @pytest.fixture
 def schedemu(schedemu_server: Emulator) -> Iterator[Emulator]:
     """The emulator, reset to empty state for this test, with its environment set."""
-    emulator = schedemu_server
-    item = _running[-1]
+    # Most tests never run this: placement.py sets the emulator up for them, the same way.
+    yield from _emulator_for_test(_running[-1], schedemu_server)
+
+
+def _emulator_for_test(item: pytest.Item, emulator: Emulator) -> Iterator[Emulator]:
+    """The ``schedemu`` fixture's setup, one yield, and its teardown."""
     config = item.config
     chosen = _options(item, emulator)
     start = chosen.start

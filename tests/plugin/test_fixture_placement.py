@@ -1,7 +1,9 @@
-"""``scheduler_client`` through pytester: the ``schedemu`` fixture hands the test its client
-(sparing pytest a second fixture's setup), and everything a test could notice stays as a
-fixture of its own would have it: the client, the order of the test's fixtures, overrides,
-parametrization and ``--setup-show``."""
+"""The plugin's fixtures through pytester: the ``schedemu`` fixture hands the test its client,
+and a test whose other fixtures cannot reach the emulator gets it from its own setup (sparing
+pytest a function-scoped fixture's setup each time). Everything a test could notice stays as
+fixtures of their own would have it: the client, the order of the test's fixtures' setups
+and teardowns, fixtures that ask for the emulator, overrides, parametrization and
+``--setup-show``."""
 
 from __future__ import annotations
 
@@ -134,8 +136,9 @@ def test_shown(scheduler_client):
     )
 
 
-def test_pytest_sets_up_no_fixture_for_the_client(pytester: pytest.Pytester) -> None:
-    # What the handing is for: pytest runs one function-scoped fixture, not two.
+def test_pytest_sets_up_no_function_scoped_fixture(pytester: pytest.Pytester) -> None:
+    # What the handing is for: pytest runs no function-scoped fixture of the plugin's, only
+    # the session's emulator, once.
     pytester.makeconftest(
         """
 set_up = []
@@ -153,7 +156,92 @@ def test_one(scheduler_client):
 
 def test_two(scheduler_client, schedemu):
     scheduler_client.list_schedules()
-    assert conftest.set_up == ["schedemu_server", "schedemu", "schedemu"]
+    assert conftest.set_up == ["schedemu_server"]
 """
     )
     _run(pytester).assert_outcomes(passed=2)
+
+
+def test_setups_and_teardowns_keep_their_order_around_the_emulator(
+    pytester: pytest.Pytester,
+) -> None:
+    # A fixture set up before the emulator sees no environment on either side of the test;
+    # one set up after it sees the environment at its teardown too (torn down first).
+    pytester.makepyfile(
+        """
+import os
+import pytest
+
+seen = []
+
+@pytest.fixture
+def before():
+    seen.append(("before up", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+    yield
+    seen.append(("before down", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+
+@pytest.fixture
+def after():
+    seen.append(("after up", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+    yield
+    seen.append(("after down", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+
+def test_one(before, schedemu, after):
+    seen.append(("test", schedemu.endpoint_url))
+
+def test_check():
+    url = seen[2][1]
+    assert url
+    assert seen == [
+        ("before up", None),
+        ("after up", url),
+        ("test", url),
+        ("after down", url),
+        ("before down", None),
+    ]
+"""
+    )
+    _run(pytester).assert_outcomes(passed=2)
+
+
+def test_fixtures_that_reach_the_emulator_share_one_setup(pytester: pytest.Pytester) -> None:
+    # Made in a fixture, before the test: a second setup of the emulator would reset it away.
+    pytester.makepyfile(
+        """
+import pytest
+
+START = {"ScheduleExpression": "rate(1 hour)", "FlexibleTimeWindow": {"Mode": "OFF"},
+         "Target": {"Arn": "arn:aws:sqs:us-east-1:123456789012:q",
+                    "RoleArn": "arn:aws:iam::123456789012:role/r"}}
+
+@pytest.fixture
+def made(schedemu):
+    schedemu.client().create_schedule(Name="by-fixture", **START)
+
+@pytest.fixture
+def fetched(request):
+    request.getfixturevalue("schedemu").client().create_schedule(Name="by-request", **START)
+
+def test_dependent(made, schedemu):
+    assert [s["Name"] for s in schedemu.client().list_schedules()["Schedules"]] == ["by-fixture"]
+
+def test_by_request(schedemu, fetched):
+    assert [s["Name"] for s in schedemu.client().list_schedules()["Schedules"]] == ["by-request"]
+
+def test_by_request_first(fetched, scheduler_client):
+    assert [s["Name"] for s in scheduler_client.list_schedules()["Schedules"]] == ["by-request"]
+"""
+    )
+    _run(pytester).assert_outcomes(passed=3)
+
+
+def test_a_failure_after_the_test_is_an_error_at_its_teardown(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+def test_steers_nothing(schedemu):
+    schedemu.target("arn:aws:sqs:us-east-1:123456789012:nowhere").fail()
+"""
+    )
+    result = _run(pytester)
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*ERROR at teardown of test_steers_nothing*", "*no attempt*"])
