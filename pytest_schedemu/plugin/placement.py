@@ -108,7 +108,8 @@ def _unreachable(item: pytest.Item) -> bool:
             continue
         if _REACHING.intersection(definition.argnames):
             return False
-    return hasattr(item, "_request")
+    # A test function only: a doctest may ask for any fixture through ``getfixture``.
+    return isinstance(item, pytest.Function) and hasattr(item, "_request")
 
 
 def _set_up(item: Any, set_up_the_rest: Callable[[], None], for_test: EmulatorForTest) -> None:
