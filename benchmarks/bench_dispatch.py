@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.api.operations import Call
+from pytest_schedemu.commands.call import Call
 
 START = datetime(2026, 3, 1, tzinfo=timezone.utc)
 ROLE = "arn:aws:iam::123456789012:role/r"

@@ -29,7 +29,7 @@ from typing import Callable
 from bench_dispatch import ROLE, START, TARGETS, populate
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.api.operations import Call
+from pytest_schedemu.commands.call import Call
 
 
 def spread(emu: Emulator, count: int) -> None:

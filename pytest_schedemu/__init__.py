@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from pytest_schedemu._version import __version__
 
 if TYPE_CHECKING:
-    from pytest_schedemu.api.faults import ServerError
     from pytest_schedemu.delivery.backends import (
         DeadLetterRequest,
         Delivery,
@@ -60,6 +59,7 @@ if TYPE_CHECKING:
         ValidationException,
     )
     from pytest_schedemu.expressions.tool import occurrences, validate_expression
+    from pytest_schedemu.protocol.faults import ServerError
     from pytest_schedemu.records import (
         Activity,
         Attempt,
@@ -114,7 +114,7 @@ _LOCATIONS = {
     "ResourceNotFoundException": "pytest_schedemu.errors",
     "SchedemuError": "pytest_schedemu.errors",
     "SerializationException": "pytest_schedemu.errors",
-    "ServerError": "pytest_schedemu.api.faults",
+    "ServerError": "pytest_schedemu.protocol.faults",
     "ServerStartError": "pytest_schedemu.errors",
     "LimitExceededException": "pytest_schedemu.errors",
     "ServiceQuotaExceededException": "pytest_schedemu.errors",

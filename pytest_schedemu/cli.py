@@ -241,10 +241,10 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def state(args: argparse.Namespace) -> int:
-    from pytest_schedemu.api.vetting import Vetting
     from pytest_schedemu.errors import StateError
     from pytest_schedemu.formats import jsontext
     from pytest_schedemu.persistence.dump import export_state, import_state
+    from pytest_schedemu.provisioning.vetting import Vetting
 
     path = args.state or os.environ.get(EMULATOR_OPTIONS["state"].environment_variable)
     if not path:

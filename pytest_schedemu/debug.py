@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from pytest_schedemu.api.app import SchedulerApp
-    from pytest_schedemu.api.operations import Call, Document
+    from pytest_schedemu.commands.call import Call
     from pytest_schedemu.dispatch.dispatcher import Dispatcher
     from pytest_schedemu.dispatch.realtime import RealTimeService
     from pytest_schedemu.model.resources import Schedule
     from pytest_schedemu.records import History
+    from pytest_schedemu.scheduler_api.app import SchedulerApp
+    from pytest_schedemu.scheduler_api.operations import Document
     from pytest_schedemu.state.listeners import StoreObserver
     from pytest_schedemu.state.store import Store
 

@@ -22,11 +22,7 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pytest_schedemu.api.app import SchedulerApp, service_validator
-from pytest_schedemu.api.control import ControlApi
-from pytest_schedemu.api.faults import ServerError
-from pytest_schedemu.api.operations import Operations
-from pytest_schedemu.api.stack_loading import LoadedStacks, StackLoader
+from pytest_schedemu.control_api.app import ControlApi
 from pytest_schedemu.debug import DebugView
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
@@ -34,8 +30,12 @@ from pytest_schedemu.dispatch.firing import Firing
 from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import HandlerError, SchedemuError
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
+from pytest_schedemu.protocol.faults import ServerError
+from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
 from pytest_schedemu.records import Attempt, History, PendingWork, Records
 from pytest_schedemu.records.inspection import Inspection
+from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
+from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks.loaded import Stack

@@ -231,7 +231,7 @@ _UNIVERSAL_ARN = re.compile(
 #: Universal ARNs name services by the SDKs' service identifier: the service id in lower
 #: case without spaces or dashes (``cognitoidentityprovider``, ``sfn``). botocore names 168
 #: services otherwise (``cognito-idp``, ``stepfunctions``); this table, made from botocore's
-#: models by ``python -m pytest_schedemu.api.vendor``, maps those to botocore's names.
+#: models by ``python -m tools.vendor``, maps those to botocore's names.
 SDK_SERVICE_CLIENTS: dict[str, str] = json.loads(
     (Path(__file__).parent / "data" / "sdk-service-names.json").read_text(encoding="utf-8")
 )

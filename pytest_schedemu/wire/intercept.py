@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from botocore import UNSIGNED
 
-from pytest_schedemu.api.events_protocol import RULE_OPERATIONS
 from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.events_api.names import RULE_OPERATIONS
 
 if TYPE_CHECKING:
     from pytest_schedemu.wire.server import WSGIApp

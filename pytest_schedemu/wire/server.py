@@ -29,12 +29,12 @@ from typing import Any, Callable
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-from pytest_schedemu.api.app import error_body
-from pytest_schedemu.api.body import MAX_BODY_BYTES, check_framing
-from pytest_schedemu.api.guard import NetworkGuard
 from pytest_schedemu.errors import ApiError, ServerStartError
+from pytest_schedemu.protocol.body import MAX_BODY_BYTES, check_framing
+from pytest_schedemu.scheduler_api.app import error_body
 from pytest_schedemu.settings.options import DEFAULTS, Settings
 from pytest_schedemu.wire.connection_input import DeadlineInput, HeadersTooLarge, RequestReader
+from pytest_schedemu.wire.guard import NetworkGuard
 
 logger = logging.getLogger("pytest_schedemu.wire.server")
 

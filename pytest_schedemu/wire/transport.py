@@ -17,7 +17,7 @@ from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from botocore.awsrequest import AWSResponse
 
-from pytest_schedemu.api.events_protocol import CONTENT_TYPE, served_operations
+from pytest_schedemu.events_api.names import CONTENT_TYPE, served_operations
 from pytest_schedemu.wire.intercept import unsigned_authorization
 from pytest_schedemu.wire.server import WSGIApp
 

@@ -2,7 +2,7 @@
 
 Walks the service model the package ships: every member a schedule is created or updated
 with must come back from GetSchedule, and every member of a Target must be one the
-emulator stores and echoes. After a re-vendoring (``python -m pytest_schedemu.api.vendor``)
+emulator stores and echoes. After a re-vendoring (``python -m tools.vendor``)
 these tests name each member left to model.
 """
 
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from pytest_schedemu.api.vendor import Layout
 from pytest_schedemu.model.resources import PARAMETER_BLOCKS
 from tests.constants import DLQ, QUEUE, ROLE, T0
+from tools.vendor import Layout
 
 SHAPES: dict[str, Any] = json.loads(Layout.of_package().service.read_text())["shapes"]
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.api.control import to_json
+from pytest_schedemu.control_api.app import to_json
 from tests.constants import ROLE
 
 TARGETS = [

@@ -12,11 +12,11 @@ from typing import Callable
 
 import pytest
 
-from pytest_schedemu.api.faults import ApiErrorInjections, ServerError, ServerErrors
 from pytest_schedemu.delivery.backends import Outcome
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import ThrottlingException
 from pytest_schedemu.formats.times import EPOCH
+from pytest_schedemu.protocol.faults import ApiErrorInjections, ServerError, ServerErrors
 from pytest_schedemu.records import Activity, History
 
 REPEATS = 15

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest_schedemu
 
-UI = Path(pytest_schedemu.__file__).parent / "api" / "ui"
+UI = Path(pytest_schedemu.__file__).parent / "control_api" / "ui"
 MAX_LINES = 400
 SCRIPTS = {path.name: path.read_text() for path in sorted(UI.glob("*.js"))}
 

@@ -1,7 +1,7 @@
 """The vendored service models (scheduler, events) and partition table keep up with AWS.
 
 The emulator answers from copies of botocore's files, recorded with the release they come
-from (``pytest_schedemu/api/data/scheduler/botocore-version.txt``); CI installs the newest
+from (``pytest_schedemu/protocol/data/scheduler/botocore-version.txt``); CI installs the newest
 botocore on every run. When that botocore is newer and its files say something the copies
 do not (documentation aside), AWS has moved: this test fails with what changed. When it is
 the recorded release, the copies must be its files byte for byte. An older botocore (the
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_schedemu.api.vendor import Botocore, Layout, changed_files, differences, version_key
+from tools.vendor import Botocore, Layout, changed_files, differences, version_key
 
 # The package as installed (a checkout, or site-packages in CI) and NOTICE from this
 # checkout, which sits beside the package only in a checkout.
@@ -35,7 +35,7 @@ def test_the_vendored_model_and_partition_table_are_the_installed_botocores() ->
         assert edited == [], (
             f"these files are recorded as botocore {RECORDED}'s but differ from it, so they "
             f"were edited by hand: {', '.join(edited)}. Restore them with "
-            "`python -m pytest_schedemu.api.vendor`."
+            "`python -m tools.vendor`."
         )
         return
     changes = differences(LAYOUT, INSTALLED)
@@ -43,7 +43,7 @@ def test_the_vendored_model_and_partition_table_are_the_installed_botocores() ->
         f"AWS moved: botocore {INSTALLED.version}'s scheduler or events model or partition "
         f"table differs from the vendored one (botocore {RECORDED}):\n"
         + "\n".join(f"  {line}" for line in changes)
-        + "\nRun `python -m pytest_schedemu.api.vendor` and model what changed "
+        + "\nRun `python -m tools.vendor` and model what changed "
         "(tests/api/test_model_coverage.py then names the members left to model)."
     )
 

@@ -1,4 +1,4 @@
-"""The re-vendoring tool (``python -m pytest_schedemu.api.vendor``) and its listing of
+"""The re-vendoring tool (``python -m tools.vendor``) and its listing of
 differences, on small synthetic models and on copies of the vendored files, never on the
 package's own."""
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_schedemu.api.vendor import (
+from tools.vendor import (
     EVENTS,
     MODELS,
     Botocore,
@@ -393,8 +393,8 @@ def test_vendoring_writes_the_events_model_where_none_was(tmp_path: Path) -> Non
     source = fake_botocore(tmp_path, json.loads(PACKAGE.service.read_text()), "9.1.0")
     assert "events: metadata: targetPrefix added: 'AWSEvents'" in differences(layout, source)
     assert {
-        "pytest_schedemu/api/data/events/2015-10-07/service-2.json",
-        "pytest_schedemu/api/data/events/2015-10-07/paginators-1.json",
+        "pytest_schedemu/protocol/data/events/2015-10-07/service-2.json",
+        "pytest_schedemu/protocol/data/events/2015-10-07/paginators-1.json",
     } <= set(changed_files(layout, source))
     vendor(layout, source)
     vendored = json.loads(layout.service_file(EVENTS).read_text())

@@ -1,5 +1,5 @@
 """What the vendored events model has that the emulator does not model yet: after a
-re-vendoring (``python -m pytest_schedemu.api.vendor``) these tests name what to model."""
+re-vendoring (``python -m tools.vendor``) these tests name what to model."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from pytest_schedemu.api.events_protocol import RULE_OPERATIONS
-from pytest_schedemu.api.events_rules import rule_document
-from pytest_schedemu.api.vendor import EVENTS, Layout
+from pytest_schedemu.events_api.names import RULE_OPERATIONS
+from pytest_schedemu.events_api.rules import rule_document
 from pytest_schedemu.model.rules import TARGET_PARAMETER_BLOCKS, Rule
 from tests.constants import ACCOUNT, T0
+from tools.vendor import EVENTS, Layout
 
 MODEL: dict[str, Any] = json.loads(Layout.of_package().service_file(EVENTS).read_text())
 SHAPES: dict[str, Any] = MODEL["shapes"]

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.api.body import MAX_BODY_BYTES, read_body
 from pytest_schedemu.errors import (
     RequestEntityTooLargeException,
     RequestTimeoutException,
     ValidationException,
 )
+from pytest_schedemu.protocol.body import MAX_BODY_BYTES, read_body
 from tests.constants import START, T0
 from tests.helpers import wait_for
 

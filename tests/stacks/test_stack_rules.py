@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator, StackError
-from pytest_schedemu.api.app import service_validator
-from pytest_schedemu.api.operations import Operations
-from pytest_schedemu.api.stack_loading import StackLoader
+from pytest_schedemu.provisioning.loading import StackLoader
+from pytest_schedemu.scheduler_api.app import service_validator
+from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.store import Store

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.api.app import service_validator
+from pytest_schedemu.scheduler_api.app import service_validator
 
 pytestmark = pytest.mark.stress
 

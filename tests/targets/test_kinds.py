@@ -126,8 +126,8 @@ def test_every_sdk_service_name_maps_to_a_botocore_client() -> None:
     import botocore
     import botocore.session
 
-    from pytest_schedemu.api.vendor import Layout, version_key
     from pytest_schedemu.targets.kinds import SDK_SERVICE_CLIENTS
+    from tools.vendor import Layout, version_key
 
     made_from = Layout.of_package().version()
     if version_key(botocore.__version__) < version_key(made_from):

@@ -15,7 +15,7 @@ import pytest
 import pytest_schedemu
 from pytest_schedemu import Emulator
 
-UI = Path(pytest_schedemu.__file__).parent / "api" / "ui"
+UI = Path(pytest_schedemu.__file__).parent / "control_api" / "ui"
 SCRIPTS = sorted(path.name for path in UI.glob("*.js"))
 START = "2026-03-07T12:00:00Z"
 

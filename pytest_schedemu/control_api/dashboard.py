@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.api.control_records import Handler, whole_number
+from pytest_schedemu.control_api.records import Handler, whole_number
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.timeline_source import timeline_data
@@ -36,7 +36,7 @@ from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
 from pytest_schedemu.timeline.shapes import STYLE as TIMELINE_STYLE
 
-_UI = resources.files("pytest_schedemu.api").joinpath("ui")
+_UI = resources.files("pytest_schedemu.control_api").joinpath("ui")
 #: The content types of the page's files by suffix; a file of any other kind is not served.
 CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu.api.control_records import Handler, limit_of
-from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
+from pytest_schedemu.control_api.records import Handler, limit_of
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
+from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.records import Activity, Records
 from pytest_schedemu.stacks.loaded import Stack
 from pytest_schedemu.targets import target_kind, target_operation

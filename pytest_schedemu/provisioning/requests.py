@@ -13,8 +13,8 @@ from typing import Any
 
 from botocore.model import Shape
 
-from pytest_schedemu.api.validation import names_an_offset
 from pytest_schedemu.errors import ApiError, StackError
+from pytest_schedemu.protocol.validation import names_an_offset
 from pytest_schedemu.stacks import ResolvedStack, StackResource
 
 

@@ -24,19 +24,16 @@ from typing import Any, Callable
 from urllib.parse import parse_qs
 
 from pytest_schedemu._version import __version__
-from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, require_json_body
-from pytest_schedemu.api.control_records import (
+from pytest_schedemu.control_api.dashboard import DashboardRoutes, Document, disabled_page, is_page
+from pytest_schedemu.control_api.records import (
     MAX_LIMIT,
     Handler,
     RecordRoutes,
     limit_of,
     whole_number,
 )
-from pytest_schedemu.api.control_rules import RuleRoutes
-from pytest_schedemu.api.control_schedules import ScheduleRoutes, stack_json
-from pytest_schedemu.api.control_ui import DashboardRoutes, Document, disabled_page, is_page
-from pytest_schedemu.api.signing import verify as verify_signature
-from pytest_schedemu.api.stack_loading import LoadedStacks
+from pytest_schedemu.control_api.rules import RuleRoutes
+from pytest_schedemu.control_api.schedules import ScheduleRoutes, stack_json
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.errors import (
     ApiError,
@@ -54,6 +51,9 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.rules import Rule
+from pytest_schedemu.protocol.body import MAX_BODY_BYTES, json_object, read_body, require_json_body
+from pytest_schedemu.protocol.signing import verify as verify_signature
+from pytest_schedemu.provisioning.loading import LoadedStacks
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock

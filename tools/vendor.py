@@ -1,4 +1,4 @@
-"""Re-vendor the botocore files the emulator pins: ``python -m pytest_schedemu.api.vendor``.
+"""Re-vendor the botocore files the emulator pins: ``python -m tools.vendor``.
 
 The emulator answers from copies of botocore's files rather than from the installed
 botocore (see ``validation`` and ``model.partitions``): the service models it serves
@@ -28,13 +28,13 @@ from typing import Any, TextIO
 
 import botocore
 
-from pytest_schedemu.api.model_differences import (
+from tools.model_differences import (
     model_differences,
     paginator_differences,
     partition_differences,
 )
 
-_PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGE = Path(__file__).resolve().parents[1] / "pytest_schedemu"
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Layout:
         return cls(_PACKAGE, _PACKAGE.parent / "NOTICE")
 
     def model_folder(self, model: VendoredModel) -> Path:
-        return self.package / "api" / "data" / model.service / model.api_version
+        return self.package / "protocol" / "data" / model.service / model.api_version
 
     def service_file(self, model: VendoredModel) -> Path:
         return self.model_folder(model) / "service-2.json"
@@ -81,7 +81,7 @@ class Layout:
 
     @property
     def scheduler(self) -> Path:
-        return self.package / "api" / "data" / "scheduler"
+        return self.package / "protocol" / "data" / "scheduler"
 
     @property
     def service(self) -> Path:
@@ -247,7 +247,7 @@ def check(layout: Layout, source: Botocore, out: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pytest_schedemu.api.vendor",
+        prog="python -m tools.vendor",
         description="Copy the installed botocore's scheduler and events models, their "
         "paginators and the partition table into the package, and record its version.",
     )

@@ -4,7 +4,7 @@
 Each model is botocore's own file for its API version, shipped with the package and loaded
 through ``botocore.loaders``. It is pinned rather than taken from the installed botocore so
 that an upgrade of a user's botocore never changes what the emulator answers; the
-model-drift test notices when botocore's copy moves (``python -m pytest_schedemu.api.vendor``
+model-drift test notices when botocore's copy moves (``python -m tools.vendor``
 re-vendors it).
 
 The two services word their messages alike but not the same (``validation_wording``).
@@ -30,7 +30,9 @@ from typing import Any
 from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
 
-from pytest_schedemu.api.validation_wording import (
+from pytest_schedemu.errors import SerializationException, ValidationException
+from pytest_schedemu.formats.times import EPOCH
+from pytest_schedemu.protocol.wording import (
     SCHEDULER_STYLE,
     Style,
     anchored,
@@ -39,8 +41,6 @@ from pytest_schedemu.api.validation_wording import (
     member_path,
     violation,
 )
-from pytest_schedemu.errors import SerializationException, ValidationException
-from pytest_schedemu.formats.times import EPOCH
 
 _DATA = Path(__file__).parent / "data"
 

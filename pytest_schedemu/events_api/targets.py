@@ -29,16 +29,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_schedemu.api.events_lookup import (
+from pytest_schedemu.commands.call import Call
+from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.events_api.lookup import (
     DEFAULT_PAGE_SIZE,
     Document,
     event_bus,
     indexed_page,
     refuse_managed,
 )
-from pytest_schedemu.api.events_rules import Handler
-from pytest_schedemu.api.operations import Call
-from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.events_api.rules import Handler
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.model.resources import (
     RetryPolicy,

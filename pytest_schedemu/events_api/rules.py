@@ -27,7 +27,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pytest_schedemu.api.events_lookup import (
+from pytest_schedemu.commands.call import Call
+from pytest_schedemu.errors import (
+    InvalidEventPatternException,
+    InvalidScheduleExpression,
+    ValidationException,
+    rule_not_found,
+)
+from pytest_schedemu.events_api.lookup import (
     DEFAULT_PAGE_SIZE,
     Document,
     bus_name,
@@ -36,13 +43,6 @@ from pytest_schedemu.api.events_lookup import (
     is_callers,
     named_page,
     refuse_managed,
-)
-from pytest_schedemu.api.operations import Call
-from pytest_schedemu.errors import (
-    InvalidEventPatternException,
-    InvalidScheduleExpression,
-    ValidationException,
-    rule_not_found,
 )
 from pytest_schedemu.expressions.rules import parse_rule_expression
 from pytest_schedemu.formats import jsontext

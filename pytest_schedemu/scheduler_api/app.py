@@ -20,14 +20,7 @@ from urllib.parse import parse_qs
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
-from pytest_schedemu.api.events_app import EventsApi
-from pytest_schedemu.api.faults import ApiErrorInjections, ServerErrors
-from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
-from pytest_schedemu.api.signing import verify as verify_signature
-from pytest_schedemu.api.validation import NotAnInteger, ServiceValidator
-from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment, json_bytes
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import (
     ApiError,
     ConflictException,
@@ -36,8 +29,16 @@ from pytest_schedemu.errors import (
     StateError,
     UnknownOperationException,
 )
+from pytest_schedemu.events_api.app import EventsApi
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import truncate_to_ms
+from pytest_schedemu.protocol.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
+from pytest_schedemu.protocol.faults import ApiErrorInjections, ServerErrors
+from pytest_schedemu.protocol.signing import Caller, claimed_caller, partition_of
+from pytest_schedemu.protocol.signing import verify as verify_signature
+from pytest_schedemu.protocol.validation import NotAnInteger, ServiceValidator
+from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_bytes
+from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_schedemu.api.events_rules import Handler, RuleHandlers
-from pytest_schedemu.api.events_targets import TargetHandlers
+from pytest_schedemu.events_api.rules import Handler, RuleHandlers
+from pytest_schedemu.events_api.targets import TargetHandlers
 from pytest_schedemu.state.store import Store
 
 

@@ -15,14 +15,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pytest_schedemu.api.app import service_validator
-from pytest_schedemu.api.events_app import events_validator
-from pytest_schedemu.api.events_operations import RuleOperations
-from pytest_schedemu.api.operations import Call, Operations, render_schedule
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.events_api.app import events_validator
+from pytest_schedemu.events_api.operations import RuleOperations
 from pytest_schedemu.formats.times import EPOCH
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import Rule
+from pytest_schedemu.scheduler_api.app import service_validator
+from pytest_schedemu.scheduler_api.operations import Operations, render_schedule
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.store import Store

@@ -35,10 +35,10 @@ from typing import Any, Callable
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.app import error_body
-from pytest_schedemu.api.control_ui import INLINE_STYLES
-from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment
+from pytest_schedemu.control_api.dashboard import INLINE_STYLES
 from pytest_schedemu.errors import AccessDeniedException
+from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment
+from pytest_schedemu.scheduler_api.app import error_body
 from pytest_schedemu.settings.values import ANY_HOST, split_host
 
 #: The names of this machine's loopback interface, as a Host header writes them.

@@ -8,11 +8,10 @@ already happened in ``app``; the checks here run in the order of the reference.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
 
-from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import ValidationException, group_not_found
 from pytest_schedemu.expressions import (
     InvalidScheduleExpression,
@@ -34,6 +33,7 @@ from pytest_schedemu.model.resources import (
     ScheduleGroup,
     Target,
 )
+from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.targets import check_target
@@ -42,15 +42,6 @@ from pytest_schedemu.targets import check_target
 DEFAULT_PAGE_SIZE = 100
 
 Document = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Call:
-    """Who is calling and when: the (account, region) partition and the virtual now."""
-
-    account_id: str
-    region: str
-    now: datetime
 
 
 def render_schedule(schedule: Schedule) -> Document:

@@ -25,29 +25,29 @@ from collections.abc import Iterable
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from pytest_schedemu.api.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
-from pytest_schedemu.api.events_operations import RuleOperations
-from pytest_schedemu.api.events_protocol import (
-    CONTENT_TYPE,
-    RULE_OPERATIONS,
-    SIGNING_NAME,
-    TARGET_PREFIX,
-    served_operations,
-)
-from pytest_schedemu.api.faults import ServerErrors
-from pytest_schedemu.api.operations import Call
-from pytest_schedemu.api.signing import Caller, claimed_caller, partition_of
-from pytest_schedemu.api.signing import verify as verify_signature
-from pytest_schedemu.api.validation import ServiceValidator, load_service_model
-from pytest_schedemu.api.validation_wording import EVENTS_STYLE
-from pytest_schedemu.api.wsgi import StartResponse, WSGIEnvironment, json_bytes
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import (
     ApiError,
     ServiceUnavailableException,
     StateError,
     UnknownOperationException,
 )
+from pytest_schedemu.events_api.names import (
+    CONTENT_TYPE,
+    RULE_OPERATIONS,
+    SIGNING_NAME,
+    TARGET_PREFIX,
+    served_operations,
+)
+from pytest_schedemu.events_api.operations import RuleOperations
 from pytest_schedemu.formats.times import truncate_to_ms
+from pytest_schedemu.protocol.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
+from pytest_schedemu.protocol.faults import ServerErrors
+from pytest_schedemu.protocol.signing import Caller, claimed_caller, partition_of
+from pytest_schedemu.protocol.signing import verify as verify_signature
+from pytest_schedemu.protocol.validation import ServiceValidator, load_service_model
+from pytest_schedemu.protocol.wording import EVENTS_STYLE
+from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_bytes
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.records import Records
 
 DEFAULT_LIMIT = 1000

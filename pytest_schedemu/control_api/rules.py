@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pytest_schedemu.api.control_records import Handler, limit_of
-from pytest_schedemu.api.control_schedules import page_after
-from pytest_schedemu.api.paging import filters_fingerprint
+from pytest_schedemu.control_api.records import Handler, limit_of
+from pytest_schedemu.control_api.schedules import page_after
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.rules import Rule, RuleTarget
+from pytest_schedemu.protocol.paging import filters_fingerprint
 
 _STATES = ("ENABLED", "DISABLED", "ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS")
 _FILTERS = ("account_id", "region", "event_bus", "prefix", "state", "schedule")

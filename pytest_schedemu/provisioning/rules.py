@@ -24,15 +24,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_schedemu.api.events_app import events_validator
-from pytest_schedemu.api.events_lookup import bus_name, event_bus
-from pytest_schedemu.api.events_rules import check_rule_request, rule_fields
-from pytest_schedemu.api.events_targets import sort_entries
-from pytest_schedemu.api.operations import Call
-from pytest_schedemu.api.stack_requests import failure, refuse_unknown, typed
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import ApiError, ValidationException
+from pytest_schedemu.events_api.app import events_validator
+from pytest_schedemu.events_api.lookup import bus_name, event_bus
+from pytest_schedemu.events_api.rules import check_rule_request, rule_fields
+from pytest_schedemu.events_api.targets import sort_entries
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, RuleTarget
+from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
 from pytest_schedemu.stacks import ResolvedStack, StackResource
 
 #: Where CloudFormation's ``AWS::Events::Rule`` names a target's members otherwise than the

@@ -15,8 +15,7 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_schedemu.api.operations import Call
-from pytest_schedemu.api.paging import decode_token, encode_token, filters_fingerprint
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import (
     InvalidToken,
     ManagedRuleException,
@@ -25,6 +24,7 @@ from pytest_schedemu.errors import (
 )
 from pytest_schedemu.model.partitions import partition_for_region
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, EventsArn, Rule
+from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 
 #: How many items a list answers when the request gives no ``Limit`` (AWS: "The maximum
 #: number of results per page for requests is 100").

@@ -19,14 +19,15 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from pytest_schedemu.api.events_lookup import bus_name
-from pytest_schedemu.api.operations import Call, Operations
-from pytest_schedemu.api.stack_requests import failure, refuse_unknown, typed
-from pytest_schedemu.api.stack_rules import stack_rule
-from pytest_schedemu.api.validation import ServiceValidator
+from pytest_schedemu.commands.call import Call
 from pytest_schedemu.errors import ApiError, StackError
+from pytest_schedemu.events_api.lookup import bus_name
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
+from pytest_schedemu.protocol.validation import ServiceValidator
+from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
+from pytest_schedemu.provisioning.rules import stack_rule
+from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack

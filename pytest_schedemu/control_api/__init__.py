@@ -1,0 +1,1 @@
+"""The control API under ``/_schedemu/`` and its dashboard."""

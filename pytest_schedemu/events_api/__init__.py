@@ -1,0 +1,1 @@
+"""EventBridge's rule operations (JSON 1.1) on the emulator's endpoint."""

@@ -1,0 +1,1 @@
+"""Maintainers' scripts, outside the wheel."""
