@@ -241,10 +241,12 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def state(args: argparse.Namespace) -> int:
+    from pytest_schedemu.commands.vetting import Vetting
     from pytest_schedemu.errors import StateError
+    from pytest_schedemu.events_api.app import events_validator
     from pytest_schedemu.formats import jsontext
     from pytest_schedemu.persistence.dump import export_state, import_state
-    from pytest_schedemu.provisioning.vetting import Vetting
+    from pytest_schedemu.scheduler_api.app import service_validator
 
     path = args.state or os.environ.get(EMULATOR_OPTIONS["state"].environment_variable)
     if not path:
@@ -270,7 +272,8 @@ def state(args: argparse.Namespace) -> int:
                 document = jsontext.loads(text)
             except ValueError as error:
                 raise ValueError(f"The dump {args.dump} is not JSON: {error}") from None
-            counts = import_state(document, path, Vetting())
+            vetting = Vetting(service_validator(), events_validator())
+            counts = import_state(document, path, vetting)
     except (OSError, ValueError, StateError) as error:
         print(f"schedemu: {error}", file=sys.stderr)
         return 1

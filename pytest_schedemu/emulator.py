@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.control_api.app import ControlApi
 from pytest_schedemu.debug import DebugView
 from pytest_schedemu.delivery.steering import TargetControl, TargetControls
@@ -35,7 +36,6 @@ from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
 from pytest_schedemu.records import Attempt, History, PendingWork, Records
 from pytest_schedemu.records.inspection import Inspection
 from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
-from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks.loaded import Stack
@@ -114,11 +114,8 @@ class Emulator(Inspection):
                 clock=self.clock,
                 settings=live,
             )
-        self._stacks = LoadedStacks(
-            StackLoader(
-                service_validator(), Operations(self._store, live), self._store, self.clock.now
-            )
-        )
+        commands = Commands(self._store, live)  # the one way in, for the APIs and the stacks
+        self._stacks = LoadedStacks(StackLoader(service_validator(), commands, self.clock.now))
         control = ControlApi(
             records=self._records,
             clock=self.clock,
@@ -133,7 +130,7 @@ class Emulator(Inspection):
             rules=self._store.rules.all_rules,
         )
         self._app = SchedulerApp(
-            store=self._store, clock=self.clock, settings=live, extra_routes=control
+            commands=commands, clock=self.clock, settings=live, extra_routes=control
         )
         self._real_time = RealTimeService.drive(self.clock, self._dispatcher, live)
         self._clients = ClientFactory(app=self._app, settings=live, url=lambda: self.endpoint_url)

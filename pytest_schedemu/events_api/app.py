@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.commands.call import Call
+from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.errors import (
     ApiError,
     ServiceUnavailableException,
@@ -49,7 +50,6 @@ from pytest_schedemu.protocol.validation import ServiceValidator, load_service_m
 from pytest_schedemu.protocol.wording import EVENTS_STYLE
 from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_bytes
 from pytest_schedemu.settings.live import LiveSettings
-from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
 
 #: The statuses a JSON 1.1 error keeps: the connection's and the signature's refusals, and
@@ -74,14 +74,19 @@ class EventsApi:
     """The WSGI application of EventBridge's rule operations."""
 
     def __init__(
-        self, *, store: Store, clock: Clock, settings: LiveSettings, server_errors: ServerErrors
+        self,
+        *,
+        commands: Commands,
+        clock: Clock,
+        settings: LiveSettings,
+        server_errors: ServerErrors,
     ) -> None:
-        self.store = store
+        self.store = commands.store
         self.clock = clock
         self.settings = settings
         self.server_errors = server_errors
         self.validator = events_validator()
-        self.operations = RuleOperations(store)
+        self.operations = RuleOperations(commands)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         headers = [("x-amzn-RequestId", str(uuid.uuid4()))]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.events_api.rules import Handler, RuleHandlers
 from pytest_schedemu.events_api.targets import TargetHandlers
-from pytest_schedemu.state.store import Store
 
 
 class RuleOperations:
     """Each rule operation's handler, by name."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, commands: Commands) -> None:
         self.handlers: dict[str, Handler] = {
-            **RuleHandlers(store.rules).handlers(),
-            **TargetHandlers(store.rules).handlers(),
+            **RuleHandlers(commands).handlers(),
+            **TargetHandlers(commands).handlers(),
         }

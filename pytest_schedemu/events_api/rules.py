@@ -2,25 +2,12 @@
 EnableRule, DisableRule, ListRuleNamesByTarget and the tags of a rule.
 
 Each handler receives the shape-validated request and returns the answer document; the
-store of rules (``state/rules.py``) keeps them. The checks and their messages are AWS's
-where it is known (the messages below marked AWS were recorded against AWS by LocalStack's
-AWS-validated tests, ``tests/aws/services/events``; the rest follow AWS's API reference):
-
-- a rule needs an ``EventPattern`` or a ``ScheduleExpression``: ``Parameter(s) EventPattern
-  or ScheduleExpression must be specified.`` (moto's and LocalStack's wording);
-- a ``ScheduleExpression`` only on the default bus: ``ScheduleExpression is supported only
-  on the default event bus.`` (AWS), checked before the bus is looked up, since it follows
-  from the request alone;
-- a bad expression: ``Parameter ScheduleExpression is not valid.`` (AWS;
-  ``expressions/rules.py`` holds a rule's grammar);
-- an ``EventPattern`` must be a JSON object: ``InvalidEventPatternException``, ``Event
-  pattern is not valid. Reason: ...`` (AWS's opening). The emulator checks no more of a
-  pattern than that: a rule with a pattern alone is stored and answered and never fires;
-- PutRule replaces what it names and keeps the targets; on an existing rule the tags it
-  gives are ignored (AWS's API reference); a ``State`` left out is ``ENABLED``;
-- DeleteRule of a rule that does not exist succeeds (AWS's API reference); one with
-  targets is refused, ``Rule can't be deleted since it has targets.`` (AWS), unless Force;
-- a missing rule: ``Rule <name> does not exist on EventBus <bus>.`` (AWS).
+changes, and their checks, are the command layer's (``commands/rules.py`` lists them with
+AWS's messages). What is answered here follows AWS's API reference: PutRule replaces what
+it names and keeps the targets, and a ``State`` left out is ``ENABLED``; DeleteRule of a
+rule that does not exist succeeds, and one with targets is refused (``Rule can't be deleted
+since it has targets.``, AWS) unless Force; a missing rule is ``Rule <name> does not exist
+on EventBus <bus>.`` (AWS).
 """
 
 from __future__ import annotations
@@ -28,26 +15,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from pytest_schedemu.commands.call import Call
-from pytest_schedemu.errors import (
-    InvalidEventPatternException,
-    InvalidScheduleExpression,
-    ValidationException,
-    rule_not_found,
-)
-from pytest_schedemu.events_api.lookup import (
-    DEFAULT_PAGE_SIZE,
-    Document,
-    bus_name,
-    bus_not_found,
-    event_bus,
-    is_callers,
-    named_page,
-    refuse_managed,
-)
-from pytest_schedemu.expressions.rules import parse_rule_expression
-from pytest_schedemu.formats import jsontext
+from pytest_schedemu.commands.layer import Commands
+from pytest_schedemu.commands.rules import bus_not_found, event_bus, is_callers
+from pytest_schedemu.errors import ValidationException, rule_not_found
+from pytest_schedemu.events_api.pages import DEFAULT_PAGE_SIZE, Document, named_page
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, EventsArn, Rule
-from pytest_schedemu.state.rules import RuleStore
 
 Handler = Callable[[Call, Document], Document]
 
@@ -74,57 +46,10 @@ def rule_document(rule: Rule, *, described: bool = False) -> Document:
     return document
 
 
-def check_event_pattern(pattern: str) -> None:
-    """Refuse a pattern that is not a JSON object."""
-    try:
-        parsed = jsontext.loads(pattern)
-    except ValueError as error:
-        raise InvalidEventPatternException(
-            f"Event pattern is not valid. Reason: Filter is not valid JSON: {error}"
-        ) from None
-    if not isinstance(parsed, dict):
-        raise InvalidEventPatternException(
-            "Event pattern is not valid. Reason: Filter is not an object"
-        )
-
-
-def check_rule_request(params: Document) -> None:
-    """PutRule's checks of what its request says, before any of what it names is looked
-    up (its bus)."""
-    expression: str | None = params.get("ScheduleExpression")
-    pattern: str | None = params.get("EventPattern")
-    if expression is None and pattern is None:
-        raise ValidationException(
-            "Parameter(s) EventPattern or ScheduleExpression must be specified."
-        )
-    if expression is not None:
-        if bus_name(params.get("EventBusName")) != DEFAULT_EVENT_BUS:
-            raise ValidationException(
-                "ScheduleExpression is supported only on the default event bus."
-            )
-        try:
-            parse_rule_expression(expression)
-        except InvalidScheduleExpression:
-            raise ValidationException("Parameter ScheduleExpression is not valid.") from None
-    if pattern is not None:
-        check_event_pattern(pattern)
-
-
-def rule_fields(params: Document) -> dict[str, Any]:
-    """What a PutRule request defines of its rule, by the ``Rule`` record's field names: all
-    of it, since "the old values for those arguments are not kept" (AWS's PutRule)."""
-    return {
-        "state": params.get("State", "ENABLED"),
-        "schedule_expression": params.get("ScheduleExpression"),
-        "event_pattern": params.get("EventPattern"),
-        "description": params.get("Description"),
-        "role_arn": params.get("RoleArn"),
-    }
-
-
 class RuleHandlers:
-    def __init__(self, rules: RuleStore) -> None:
-        self.rules = rules
+    def __init__(self, commands: Commands) -> None:
+        self.commands = commands
+        self.rules = commands.store.rules
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -141,36 +66,18 @@ class RuleHandlers:
         }
 
     def _rule(self, call: Call, params: Document) -> Rule:
-        bus = event_bus(call, params.get("EventBusName"))
-        return self.rules.get_rule(call.account_id, call.region, bus, params["Name"])
+        return self.commands.rule(call, params.get("EventBusName"), params["Name"])
 
     # -- rules -----------------------------------------------------------------------------
 
     def put_rule(self, call: Call, params: Document) -> Document:
-        check_rule_request(params)
-        bus = event_bus(call, params.get("EventBusName"))
-        name = params["Name"]
-        existing = self.rules.find_rule(call.account_id, call.region, bus, name)
-        if existing is not None:
-            refuse_managed(existing, "PutRule")
-        tags = None
-        if existing is None:
-            tags = {tag["Key"]: tag["Value"] for tag in params.get("Tags", ())}
-        rule = self.rules.put_rule(
-            call.account_id, call.region, name, call.now, bus=bus, tags=tags, **rule_fields(params)
-        )
-        return {"RuleArn": rule.arn}
+        return {"RuleArn": self.commands.put_rule(call, params).arn}
 
     def describe_rule(self, call: Call, params: Document) -> Document:
         return rule_document(self._rule(call, params), described=True)
 
     def delete_rule(self, call: Call, params: Document) -> Document:
-        bus = event_bus(call, params.get("EventBusName"))
-        name, force = params["Name"], params.get("Force", False)
-        rule = self.rules.find_rule(call.account_id, call.region, bus, name)
-        if rule is not None:
-            refuse_managed(rule, "DeleteRule", force)
-            self.rules.delete_rule(call.account_id, call.region, bus, name, force=force)
+        self.commands.delete_rule(call, params)
         return {}
 
     def list_rules(self, call: Call, params: Document) -> Document:
@@ -189,22 +96,13 @@ class RuleHandlers:
             document["NextToken"] = token
         return document
 
-    def _set_state(self, call: Call, params: Document, operation: str, state: str) -> Document:
-        rule = self._rule(call, params)
-        refuse_managed(rule, operation)
-        if state == "ENABLED" and rule.enabled:
-            # Enabling an enabled rule changes nothing, and its rate() keeps counting.
-            return {}
-        self.rules.set_state(
-            call.account_id, call.region, rule.event_bus_name, rule.name, state, call.now
-        )
+    def enable_rule(self, call: Call, params: Document) -> Document:
+        self.commands.set_rule_state(call, params, "EnableRule", "ENABLED")
         return {}
 
-    def enable_rule(self, call: Call, params: Document) -> Document:
-        return self._set_state(call, params, "EnableRule", "ENABLED")
-
     def disable_rule(self, call: Call, params: Document) -> Document:
-        return self._set_state(call, params, "DisableRule", "DISABLED")
+        self.commands.set_rule_state(call, params, "DisableRule", "DISABLED")
+        return {}
 
     def list_rule_names_by_target(self, call: Call, params: Document) -> Document:
         bus = event_bus(call, params.get("EventBusName"))
@@ -243,17 +141,12 @@ class RuleHandlers:
         return self.rules.get_rule(call.account_id, call.region, parsed.event_bus, parsed.name)
 
     def tag_resource(self, call: Call, params: Document) -> Document:
-        rule = self._tagged(call, params["ResourceARN"])
-        refuse_managed(rule, "TagResource")
-        tags = {tag["Key"]: tag["Value"] for tag in params["Tags"]}
-        self.rules.tag_rule(call.account_id, call.region, rule.event_bus_name, rule.name, tags)
+        self.commands.tag_rule(call, self._tagged(call, params["ResourceARN"]), params["Tags"])
         return {}
 
     def untag_resource(self, call: Call, params: Document) -> Document:
         rule = self._tagged(call, params["ResourceARN"])
-        refuse_managed(rule, "UntagResource")
-        keys = params["TagKeys"]
-        self.rules.untag_rule(call.account_id, call.region, rule.event_bus_name, rule.name, keys)
+        self.commands.untag_rule(call, rule, params["TagKeys"])
         return {}
 
     def list_tags_for_resource(self, call: Call, params: Document) -> Document:

@@ -128,3 +128,8 @@ class ScheduleGroup:
     @property
     def arn(self) -> str:
         return schedule_group_arn(self.region, self.account_id, self.name)
+
+
+def default_group(account_id: str, region: str, created_at: datetime) -> ScheduleGroup:
+    """The group every partition holds from the moment the state was created or reset."""
+    return ScheduleGroup(account_id, region, DEFAULT_GROUP, created_at, created_at)

@@ -78,9 +78,9 @@ def _exported(table: str, column: str, value: Any) -> Any:
 def import_state(document: Any, path: str, vetting: Vetting) -> dict[str, int]:
     """Replace the state held at ``path`` (made if new) with a dump; the rows per table.
 
-    Every row is checked first (``vet``), its schedules, groups and rules by the API's own checks
-    (``vetting``): a dump a service could not have written is refused, naming the table,
-    the row and the field, and nothing is written."""
+    Every row is checked first (``vet``), its schedules, groups and rules by the command
+    layer's checks (``vetting``): a dump a service could not have written is refused,
+    naming the table, the row and the field, and nothing is written."""
     tables = _checked(document)
     database = open_database(path, take_over=False)
     try:

@@ -1,10 +1,11 @@
 """What an imported dump must be before it is written: rows a running service could have
 written, checked table by table, each refusal naming the table, the row and the field.
 
-Schedules, groups and rules go through the API's own checks (``Vetting``, given by the
-caller: persistence sees no API), as CreateSchedule, CreateScheduleGroup, PutRule and
-PutTargets would; the rest (counters, the plans of rules' targets, occurrences, attempts,
-records) are checked for type against the schema and for consistency with one another.
+Schedules, groups and rules go through the operations' own checks, the command layer's
+(``commands.vetting.Vetting``, given by the caller: persistence sees neither the commands
+nor the APIs), as CreateSchedule, CreateScheduleGroup, PutRule and PutTargets would; the
+rest (counters, the plans of rules' targets, occurrences, attempts, records) are checked
+for type against the schema and for consistency with one another.
 """
 
 from __future__ import annotations

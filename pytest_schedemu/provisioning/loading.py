@@ -5,10 +5,10 @@ or nothing.
 A resource's properties are its API request: CloudFormation's ``AWS::Scheduler::*``
 properties carry the API's member names. They are shape-validated by the service model
 (after the type conversions CloudFormation makes: a template's ``"3"`` is an integer where
-the model says so), checked by the operation's semantic checks, and then checked against
-the state together (``Store.create_together``) before any is stored. The first that fails
-fails the load with the file, the logical id and AWS's message. A rule's two requests are
-made in ``stack_rules``.
+the model says so), and handed to one batch of the command layer (``Commands.batch``),
+which checks each as its operation does and then all of them against the state before it
+stores any. The first that fails fails the load with the file, the logical id and AWS's
+message. A rule's two requests are made in ``provisioning.rules``.
 """
 
 from __future__ import annotations
@@ -19,53 +19,47 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from pytest_schedemu.commands.batch import BatchRefused
 from pytest_schedemu.commands.call import Call
+from pytest_schedemu.commands.layer import Commands
+from pytest_schedemu.commands.rules import bus_name
 from pytest_schedemu.errors import ApiError, StackError
-from pytest_schedemu.events_api.lookup import bus_name
-from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import DEFAULT_GROUP
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
 from pytest_schedemu.protocol.validation import ServiceValidator
 from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
-from pytest_schedemu.provisioning.rules import stack_rule
-from pytest_schedemu.scheduler_api.operations import Operations
+from pytest_schedemu.provisioning.rules import add_rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
-from pytest_schedemu.state.admission import CreationRefused
-from pytest_schedemu.state.store import Store
 
 
 class StackLoader:
-    """Creates a resolved stack's groups and schedules in the store."""
+    """Creates a resolved stack's groups, schedules and rules, through the command layer."""
 
     def __init__(
-        self,
-        validator: ServiceValidator,
-        operations: Operations,
-        store: Store,
-        now: Callable[[], datetime],
+        self, validator: ServiceValidator, commands: Commands, now: Callable[[], datetime]
     ) -> None:
         self._validator = validator
-        self._operations = operations
-        self._store = store
+        self._commands = commands
+        self._store = commands.store
         self._now = now
 
     def load(self, resolved: ResolvedStack) -> Stack:
-        call = Call(resolved.account, resolved.region, self._now())
-        group_resources = resolved.of_type(SCHEDULE_GROUP)
-        schedule_resources = resolved.of_type(SCHEDULE)
-        groups = [self._group(call, resolved, r) for r in group_resources]
-        schedules = [self._schedule(call, resolved, r) for r in schedule_resources]
-        made = [(r, stack_rule(call, resolved, r)) for r in resolved.of_type(RULE)]
-        rule_resources = [r for r, rule in made if rule is not None]
-        rules = [rule for _, rule in made if rule is not None]
+        batch = self._commands.batch(Call(resolved.account, resolved.region, self._now()))
+        for resource in resolved.of_type(SCHEDULE_GROUP):
+            self._add("CreateScheduleGroup", batch.group, resolved, resource)
+        for resource in resolved.of_type(SCHEDULE):
+            self._add("CreateSchedule", batch.schedule, resolved, resource)
+        for resource in resolved.of_type(RULE):
+            add_rule(batch, resolved, resource)
         try:
-            created = self._store.create_together(groups, schedules, rules)
-        except CreationRefused as refused:
-            resource = (*group_resources, *schedule_resources, *rule_resources)[refused.position]
-            raise failure(resolved, resource, refused.error) from None
-        self._store.commit()
-        return Stack(resolved, tuple(groups), tuple(created.schedules), tuple(created.rules))
+            created = batch.apply()
+        except BatchRefused as refused:
+            raise failure(resolved, refused.label, refused.error) from None
+        return Stack(
+            resolved, tuple(created.groups), tuple(created.schedules), tuple(created.rules)
+        )
 
     def adopt(self, resolved: ResolvedStack) -> Stack | None:
         """The stack as stored, when every group, schedule and rule of it is; None when none
@@ -117,22 +111,17 @@ class StackLoader:
             raise StackError(f"{stack.source.name}: resource {resource.logical_id} has no name")
         return name
 
-    def _group(self, call: Call, stack: ResolvedStack, resource: StackResource) -> ScheduleGroup:
-        params = self._request("CreateScheduleGroup", stack, resource)
+    def _add(
+        self,
+        operation: str,
+        add: Callable[[dict[str, Any], StackResource], None],
+        stack: ResolvedStack,
+        resource: StackResource,
+    ) -> None:
+        """Add the resource to the batch as the request of ``operation``."""
+        params = self._request(operation, stack, resource)
         try:
-            cleaned = self._validator["CreateScheduleGroup"].validate(params)
-        except ApiError as error:
-            raise failure(stack, resource, error) from None
-        tags = tuple((tag["Key"], tag["Value"]) for tag in cleaned.get("Tags", ()))
-        return ScheduleGroup(
-            call.account_id, call.region, cleaned["Name"], call.now, call.now, tags=tags
-        )
-
-    def _schedule(self, call: Call, stack: ResolvedStack, resource: StackResource) -> Schedule:
-        params = self._request("CreateSchedule", stack, resource)
-        try:
-            cleaned = self._validator["CreateSchedule"].validate(params)
-            return self._operations.build_schedule(call, cleaned)
+            add(self._validator[operation].validate(params), resource)
         except ApiError as error:
             raise failure(stack, resource, error) from None
 

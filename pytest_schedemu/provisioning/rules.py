@@ -3,18 +3,18 @@
 CloudFormation's properties of a rule are PutRule's members and ``Targets``, each target a
 PutTargets entry under the API's names, except where an ECS target's spelling differs
 (``_CLOUDFORMATION_NAMES``). Each request is shape-validated by the ``events`` model after
-CloudFormation's type conversions (``stack_requests.typed``), then checked by the events
-API's own checks (``check_rule_request``, ``sort_entries``), so a template can never hold
-a rule the API would refuse. What CloudFormation does differently from a client calling
-the API (docs/stacks.md, "Scheduled rules"):
+CloudFormation's type conversions (``requests.typed``), then added to the load's batch of
+the command layer (``Batch.rule``), whose checks are PutRule's and PutTargets' own, so a
+template can never hold a rule the API would refuse. What CloudFormation does differently
+from a client calling the API (docs/stacks.md, "Scheduled rules"):
 
 - ``EventPattern`` is JSON in a template, an object or a string; PutRule takes its text;
 - a target PutTargets would answer in ``FailedEntries`` fails the resource, as a stack
   cannot be left with part of a rule;
 - two targets with one ``Id`` are refused: PutTargets would keep the last, and a template
   that loses a target without a word would let a test pass by accident;
-- a rule whose name is taken is refused (``RuleStore.admit``): CloudFormation creates a
-  rule, where PutRule would replace it;
+- a rule whose name is taken is refused (``RuleStore.admit``, when the batch is applied):
+  CloudFormation creates a rule, where PutRule would replace it;
 - a rule with only an ``EventPattern`` on a bus other than ``default`` is not created: the
   emulator keeps the default bus alone, and such a rule never fires on the clock anyway.
 """
@@ -24,14 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_schedemu.commands.call import Call
-from pytest_schedemu.errors import ApiError, ValidationException
+from pytest_schedemu.commands.batch import Batch
+from pytest_schedemu.errors import ApiError
 from pytest_schedemu.events_api.app import events_validator
-from pytest_schedemu.events_api.lookup import bus_name, event_bus
-from pytest_schedemu.events_api.rules import check_rule_request, rule_fields
-from pytest_schedemu.events_api.targets import sort_entries
 from pytest_schedemu.formats import jsontext
-from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, RuleTarget
 from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
 from pytest_schedemu.stacks import ResolvedStack, StackResource
 
@@ -53,17 +49,17 @@ _CLOUDFORMATION_NAMES: Mapping[str, Mapping[str, str]] = {
 }
 
 
-def stack_rule(call: Call, stack: ResolvedStack, resource: StackResource) -> Rule | None:
-    """The rule ``resource`` creates, not yet stored; None for one that is not created (an
+def add_rule(batch: Batch, stack: ResolvedStack, resource: StackResource) -> None:
+    """Add the rule ``resource`` creates to ``batch`` (not one that is not created: an
     ``EventPattern`` alone on another bus). StackError, naming the resource, for one the
     API would refuse."""
     try:
-        return _rule(call, stack, resource)
+        _add(batch, stack, resource)
     except ApiError as error:
         raise failure(stack, resource, error) from None
 
 
-def _rule(call: Call, stack: ResolvedStack, resource: StackResource) -> Rule | None:
+def _add(batch: Batch, stack: ResolvedStack, resource: StackResource) -> None:
     validator = events_validator()
     put_rule = validator.model.operation_model("PutRule").input_shape
     refuse_unknown(stack, resource, [*put_rule.members, "Targets"])
@@ -74,45 +70,17 @@ def _rule(call: Call, stack: ResolvedStack, resource: StackResource) -> Rule | N
     if isinstance(pattern, (Mapping, list)):
         request["EventPattern"] = jsontext.dumps_compact(pattern)
     cleaned = validator["PutRule"].validate(typed(request, put_rule))
-    check_rule_request(cleaned)
-    targets = _targets(cleaned["Name"], resource.properties.get("Targets", []), call.region)
-    bus = bus_name(cleaned.get("EventBusName"))
-    if bus != DEFAULT_EVENT_BUS:
-        return None  # an EventPattern alone: check_rule_request refused an expression
-    event_bus(call, cleaned.get("EventBusName"))  # a default bus of another account
-    tags = {tag["Key"]: tag["Value"] for tag in cleaned.get("Tags", ())}
-    return Rule(
-        account_id=call.account_id,
-        region=call.region,
-        name=cleaned["Name"],
-        creation_date=call.now,
-        activated_at=call.now,
-        incarnation=0,
-        event_bus_name=bus,
-        targets=tuple(targets),
-        tags=tuple(tags.items()),
-        **rule_fields(cleaned),
-    )
 
+    def targets() -> list[dict[str, Any]]:
+        entries = resource.properties.get("Targets", [])
+        if entries == []:
+            return []  # PutTargets takes one target at least; a rule may have none
+        put_targets = validator.model.operation_model("PutTargets").input_shape
+        targets_request = {"Rule": cleaned["Name"], "Targets": _api_named(entries, {})}
+        checked = validator["PutTargets"].validate(typed(targets_request, put_targets))
+        return list(checked["Targets"])
 
-def _targets(rule: str, entries: Any, region: str) -> list[RuleTarget]:
-    """The rule's targets, as PutTargets checks them, all of them or an error."""
-    if entries == []:
-        return []  # PutTargets takes one target at least; a rule may have none
-    put_targets = events_validator().model.operation_model("PutTargets").input_shape
-    request = {"Rule": rule, "Targets": _api_named(entries, {})}
-    cleaned = events_validator()["PutTargets"].validate(typed(request, put_targets))
-    ids = [entry["Id"] for entry in cleaned["Targets"]]
-    repeated = sorted({target_id for target_id in ids if ids.count(target_id) > 1})
-    if repeated:
-        raise ValidationException(
-            f"Targets has more than one target with the Id {', '.join(repeated)}: each "
-            "target of a rule needs an Id of its own."
-        )
-    accepted, failed = sort_entries(cleaned["Targets"], region)
-    if failed:
-        raise ValidationException(failed[0]["ErrorMessage"])
-    return accepted
+    batch.rule(cleaned, targets, resource)
 
 
 def _api_named(value: Any, names: Mapping[str, str]) -> Any:

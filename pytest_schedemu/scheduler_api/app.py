@@ -21,6 +21,7 @@ from urllib.parse import parse_qs
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.commands.call import Call
+from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.errors import (
     ApiError,
     ConflictException,
@@ -41,7 +42,6 @@ from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_b
 from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import StoredResponse
-from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import Clock
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -118,24 +118,29 @@ class SchedulerApp:
     def __init__(
         self,
         *,
-        store: Store,
+        commands: Commands,
         clock: Clock,
         settings: LiveSettings,
         extra_routes: ExtraRoutes | None = None,
     ) -> None:
-        self.store = store
+        #: The one way in for the changes of both APIs (and of the stacks loaded beside).
+        self.commands = commands
+        self.store = commands.store
         self.clock = clock
         self.settings = settings
         self.server_errors = ServerErrors()
         self.validator = service_validator()
-        self.operations = Operations(store, settings)
+        self.operations = Operations(self.commands)
         self.bindings = _bindings(self.validator)
         self.router = Router(self.validator)
         self.injections = ApiErrorInjections(self.bindings)
         self.extra_routes = extra_routes
         #: EventBridge's rule operations (``events_app``), on the same endpoint.
         self.events = EventsApi(
-            store=store, clock=clock, settings=settings, server_errors=self.server_errors
+            commands=self.commands,
+            clock=clock,
+            settings=settings,
+            server_errors=self.server_errors,
         )
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:

@@ -2,19 +2,18 @@
 CreateSchedule make against the state, in the reference's order.
 
 They are written once, here, for two callers: the store's own creates, which check one
-resource against what is stored, and a stack's load, which checks all of its resources
-(its rules too: ``RuleStore.admit``) before it stores any (``Store.create_together``),
-each against what is stored and the ones before it (``Pending``).
+resource against what is stored, and an all-or-nothing batch of the command layer (a
+stack's load), which checks all of its resources (its rules too: ``RuleStore.admit``)
+before it stores any (``Store.admit``), each against what is stored and the ones before it
+(``Pending``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from pytest_schedemu.errors import (
-    ApiError,
     ServiceQuotaExceededException,
     default_group_refused,
     group_being_deleted,
@@ -24,27 +23,10 @@ from pytest_schedemu.errors import (
     too_many_tags,
 )
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
-from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.partition import RegionState, merge_tags
 
 MAX_TAGS_PER_GROUP = 200
-
-
-class Created(NamedTuple):
-    """What ``Store.create_together`` stored, as stored (incarnations given)."""
-
-    schedules: list[Schedule]
-    rules: list[Rule]
-
-
-class CreationRefused(Exception):
-    """One of the resources ``Store.create_together`` was given may not be created."""
-
-    def __init__(self, position: int, error: ApiError) -> None:
-        super().__init__(position, error)
-        self.position = position
-        self.error = error
 
 
 @dataclass

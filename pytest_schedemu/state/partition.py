@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
-from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.resources import Schedule, ScheduleGroup, default_group
 
 ScheduleKey = tuple[str, str]  # (group, name)
 
@@ -30,7 +30,7 @@ class RegionState:
         self._schedule_keys: list[ScheduleKey] = []  # sorted, for keyset paging
         # The default group exists in every partition from the moment the state was
         # created or last reset, whether or not anyone looked at it.
-        self.add_group(ScheduleGroup(account_id, region, DEFAULT_GROUP, created_at, created_at))
+        self.add_group(default_group(account_id, region, created_at))
 
     # -- reads ---------------------------------------------------------------------------
 

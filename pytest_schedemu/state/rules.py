@@ -109,48 +109,29 @@ class RuleStore:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def put_rule(
-        self,
-        account_id: str,
-        region: str,
-        name: str,
-        now: datetime,
-        *,
-        bus: str,
-        state: str,
-        schedule_expression: str | None = None,
-        event_pattern: str | None = None,
-        description: str | None = None,
-        role_arn: str | None = None,
-        tags: Mapping[str, str] | None = None,
-    ) -> Rule:
-        """Create the rule, or replace its definition (its targets and tags carry over)."""
-        now = from_epoch(floor_epoch(now))
+    def put_rule(self, definition: Rule) -> Rule:
+        """Create the rule ``definition`` describes (a new rule, its tags as given), or
+        replace the stored rule's definition with it (its targets and tags carry over)."""
+        now = definition.creation_date
         with self._store.lock:
-            rules = self._partition(account_id, region)
-            previous = rules.get((bus, name))
+            rules = self._partition(definition.account_id, definition.region)
+            bus = definition.event_bus_name
+            previous = rules.get((bus, definition.name))
             if previous is None:
                 self._make_room(bus, sum(1 for on_bus, _ in rules if on_bus == bus))
-                rule = Rule(
-                    account_id=account_id,
-                    region=region,
-                    name=name,
-                    creation_date=now,
-                    activated_at=now,
-                    incarnation=self._store.next_incarnation(),
-                    event_bus_name=bus,
-                    tags=_tagged((), tags),
+                incarnation = self._store.next_incarnation()
+                rule = dataclasses.replace(
+                    definition, incarnation=incarnation, tags=_tagged((), dict(definition.tags))
                 )
             else:
-                rule = dataclasses.replace(previous, tags=_tagged(previous.tags, tags))
-            rule = dataclasses.replace(
-                rule,
-                schedule_expression=schedule_expression,
-                event_pattern=event_pattern,
-                state=state,
-                description=description,
-                role_arn=role_arn,
-            )
+                rule = dataclasses.replace(
+                    previous,
+                    schedule_expression=definition.schedule_expression,
+                    event_pattern=definition.event_pattern,
+                    state=definition.state,
+                    description=definition.description,
+                    role_arn=definition.role_arn,
+                )
             return self._saved(_activated(rule, previous, now), previous)
 
     def set_state(
@@ -191,7 +172,7 @@ class RuleStore:
             replaced = {target.id for target in targets}
             kept = [target for target in previous.targets if target.id not in replaced]
             if len(kept) + len(targets) > MAX_TARGETS_PER_RULE:
-                raise _too_many_targets()
+                raise too_many_targets()
             numbered = (
                 *kept,
                 *(
@@ -255,7 +236,7 @@ class RuleStore:
             if len(rule.tags) > MAX_TAGS_PER_GROUP:
                 raise too_many_tags()
             if len(rule.targets) > MAX_TARGETS_PER_RULE:
-                raise _too_many_targets()
+                raise too_many_targets()
             pending.rules.add(key)
 
     def create(self, rule: Rule) -> Rule:
@@ -301,7 +282,7 @@ class RuleStore:
         return tuple(self.all_rules())
 
 
-def _too_many_targets() -> LimitExceededException:
+def too_many_targets() -> LimitExceededException:
     # AWS's message, word for word (a rule has at most five targets).
     return LimitExceededException("The requested resource exceeds the maximum number allowed.")
 

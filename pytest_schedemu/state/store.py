@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from pytest_schedemu.errors import (
-    ApiError,
     default_group_refused,
     group_not_found,
     schedule_not_found,
@@ -43,8 +42,6 @@ from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.admission import (
     MAX_TAGS_PER_GROUP,
-    Created,
-    CreationRefused,
     Pending,
     active_group,
     admit_group,
@@ -203,22 +200,16 @@ class Store:
                 raise group_not_found(name)
             return group
 
-    def create_group(
-        self,
-        account_id: str,
-        region: str,
-        name: str,
-        tags: Iterable[tuple[str, str]],
-        now: datetime,
-    ) -> ScheduleGroup:
+    def create_group(self, group: ScheduleGroup) -> ScheduleGroup:
+        """Store a new group (its tags merged, a repeated key's last value winning)."""
         with self.lock:
-            state = self._partition(account_id, region)
+            state = self._partition(group.account_id, group.region)
             quota = self.settings.current.max_schedule_groups
-            merged = admit_group(state, name, tags, quota)
-            group = ScheduleGroup(account_id, region, name, now, now, tags=merged)
-            state.add_group(group)
-            self._touched(account_id, region, name)
-            return group
+            merged = admit_group(state, group.name, group.tags, quota)
+            stored = dataclasses.replace(group, tags=merged)
+            state.add_group(stored)
+            self._touched(group.account_id, group.region, group.name)
+            return stored
 
     def delete_group(self, account_id: str, region: str, name: str, now: datetime) -> None:
         with self.lock:
@@ -310,37 +301,15 @@ class Store:
                 self.observer.schedule_saved(stored, None)
             return stored
 
-    def create_together(
-        self,
-        groups: Sequence[ScheduleGroup],
-        schedules: Sequence[Schedule],
-        rules: Sequence[Rule] = (),
-    ) -> Created:
-        """Create a stack's ``groups``, then ``schedules``, then ``rules``: all or none.
-
-        Each is checked as its own create checks it, against the state and the ones before
-        it, before any is stored; the first that may not be raises ``CreationRefused``
-        with its position (groups first, then schedules, then rules).
-        """
+    def admit(self, item: ScheduleGroup | Schedule | Rule, pending: Pending) -> None:
+        """Return when ``item`` of an all-or-nothing batch may be created, against the state
+        and what the batch holds before it (``pending``, which counts it); raise why not."""
         with self.lock:
-            pending: dict[RegionKey, Pending] = {}
-            items: list[ScheduleGroup | Schedule | Rule] = [*groups, *schedules, *rules]
-            for position, item in enumerate(items):
-                batch = pending.setdefault((item.account_id, item.region), Pending())
-                try:
-                    if isinstance(item, Rule):
-                        self.rules.admit(item, batch)
-                    else:
-                        state = self._partition(item.account_id, item.region)
-                        admit_into(state, item, self.settings.current, batch)
-                except ApiError as refused:
-                    raise CreationRefused(position, refused) from None
-            for group in groups:
-                self.create_group(
-                    group.account_id, group.region, group.name, group.tags, group.creation_date
-                )
-            created = [self.create_schedule(schedule) for schedule in schedules]
-            return Created(created, [self.rules.create(rule) for rule in rules])
+            if isinstance(item, Rule):
+                self.rules.admit(item, pending)
+            else:
+                state = self._partition(item.account_id, item.region)
+                admit_into(state, item, self.settings.current, pending)
 
     def update_schedule(self, schedule: Schedule) -> Schedule:
         """Replace a schedule; the incarnation and the creation date carry over."""

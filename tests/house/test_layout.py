@@ -110,8 +110,9 @@ ALLOWED = {
     },
     # What the AWS APIs on the endpoint share: bodies, models, validation, paging, SigV4.
     "protocol": {"formats", "errors"},
-    # The one way in: who changes what, and when.
-    "commands": {"formats", "model", "settings", "state", "errors"},
+    # The one way in: every create, update and delete, with the operations' semantic
+    # checks (expressions, targets) and all-or-nothing batches; below every door.
+    "commands": {"formats", "model", "settings", "expressions", "targets", "state", "errors"},
     # The APIs tell the store, through commands; none reaches into the dispatcher.
     "events_api": {
         "formats",

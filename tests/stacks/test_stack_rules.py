@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator, StackError
+from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.provisioning.loading import StackLoader
 from pytest_schedemu.scheduler_api.app import service_validator
-from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.state.store import Store
@@ -359,7 +359,7 @@ def test_the_control_api_and_the_timeline_say_which_stack_made_a_rule(
 def test_adopting_a_stack_finds_its_rules_in_the_store(tmp_path: Path) -> None:
     resolved = read(tmp_path, TEMPLATE)
     store = Store(T0, LiveSettings(Settings()))
-    loader = StackLoader(service_validator(), Operations(store, store.settings), store, lambda: T0)
+    loader = StackLoader(service_validator(), Commands(store, store.settings), lambda: T0)
     assert loader.adopt(resolved) is None
     loaded = loader.load(resolved)
     adopted = loader.adopt(resolved)

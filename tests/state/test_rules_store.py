@@ -49,10 +49,12 @@ def store(**settings: object) -> tuple[Store, Told]:
 
 
 def put(s: Store, name: str, at: int = 0, **fields: Any) -> Rule:
-    fields.setdefault("bus", "default")
-    fields.setdefault("state", "ENABLED")
+    """PutRule's change, as the command layer hands it to the store."""
+    fields.setdefault("event_bus_name", fields.pop("bus", "default"))
     fields.setdefault("schedule_expression", "rate(5 minutes)")
-    return s.rules.put_rule(ACCOUNT, REGION, name, EPOCH + timedelta(seconds=at), **fields)
+    fields["tags"] = tuple(fields.pop("tags", {}).items())
+    now = EPOCH + timedelta(seconds=at)
+    return s.rules.put_rule(Rule(ACCOUNT, REGION, name, now, now, 0, **fields))
 
 
 def target(target_id: str, arn: str = "arn:aws:sqs:us-east-1:123456789012:q") -> RuleTarget:
