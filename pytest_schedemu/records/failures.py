@@ -18,7 +18,7 @@ from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.model.rules import RuleTargetSchedule
-from pytest_schedemu.records.filters import RecordFilter, RuleRecord, target_matches
+from pytest_schedemu.records.filters import RecordFilter, SourcedRecord, target_matches
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
@@ -47,7 +47,7 @@ def cut(text: str | None) -> str:
     return text[: _PAYLOAD_WIDTH - 1] + "…"
 
 
-def source_of(record: RuleRecord) -> str:
+def source_of(record: SourcedRecord) -> str:
     """What made a record, to a person: ``rule <name> → <target id>`` for a rule target's,
     ``group/name`` for a schedule's; a schedule ARN of any other shape as it is."""
     if record.rule_arn is not None:

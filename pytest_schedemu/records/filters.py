@@ -18,12 +18,13 @@ A record says where it came from by itself: a schedule's records by their schedu
 group and name, a rule target's by ``rule_arn`` and ``rule_name`` (``source_key``). A
 schedule filter never matches a rule target's records, nor a rule filter a schedule's,
 and a rule's identity is never read out of ``schedule_arn``. Whether a name ever existed
-is not the filter's business: the read side checks that (``records.lookup``).
+is not the filter's business: the read side checks that (``Records.check``).
 """
 
 from __future__ import annotations
 
 import inspect
+import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,9 +46,9 @@ OUTCOMES: dict[str, bool | None] = {"all": None, "succeeded": True, "failed": Fa
 
 #: How each filter parameter is documented, in the order signatures declare them.
 FILTER_DOCS = {
-    "schedule": "where the records came from: a schedule's name, or its ARN. A name without "
-    "``group`` matches it in every group; a schedule that never existed (in that group) "
-    "raises LookupError naming those that did.",
+    "schedule": "where the records came from: a schedule's name, or its ARN. Without "
+    "``group`` a name is found in whichever groups held it; a schedule that never existed "
+    "(in that group) raises LookupError naming those that did.",
     "group": "the schedule group they came from; one that never held a schedule raises "
     "LookupError naming those that did.",
     "rule": "a scheduled EventBridge rule's name, or its ARN: the records of its targets. "
@@ -64,7 +65,7 @@ FILTER_DOCS = {
 FILTERS = tuple(FILTER_DOCS)
 
 
-class RuleRecord(Protocol):
+class SourcedRecord(Protocol):
     """What every record says of where it came from."""
 
     @property
@@ -80,7 +81,7 @@ class RuleRecord(Protocol):
     def target_id(self) -> str | None: ...
 
 
-def source_key(record: RuleRecord) -> str | None:
+def source_key(record: SourcedRecord) -> str | None:
     """The key of what made a record: its schedule's ARN, or its rule target's key made from
     the record's rule fields (whatever its ``schedule_arn`` holds)."""
     if record.rule_arn is not None:
@@ -150,11 +151,6 @@ class RecordFilter:
         """The fields given, by name, in the canonical order."""
         return {name: v for name in FILTERS if (v := getattr(self, name)) is not None}
 
-    @property
-    def names_a_source(self) -> bool:
-        """Whether it narrows where the records came from (a schedule, group or rule)."""
-        return self.schedule is not None or self.group is not None or self.rule is not None
-
     # -- matching, one kind of record each ------------------------------------------------
 
     def keeps_attempt(self, attempt: Attempt) -> bool:
@@ -190,7 +186,9 @@ class RecordFilter:
         """Whether the records of the schedule ``arn`` are kept, by where they came from."""
         return self.rule is None and self._named.matches_arn(arn)
 
-    def _from(self, record: RuleRecord, group: str | None = None, name: str | None = None) -> bool:
+    def _from(
+        self, record: SourcedRecord, group: str | None = None, name: str | None = None
+    ) -> bool:
         """Whether ``record`` came from what the filter names: a rule target's record by
         its rule fields, a schedule's by its group and name when given, else by its ARN."""
         if record.rule_arn is not None:
@@ -215,7 +213,10 @@ def documents_filters(method: _Method) -> _Method:
     """Append to ``method``'s docstring the description of each filter parameter it takes,
     in the order it takes them, from the one table (``FILTER_DOCS``)."""
     taken = [name for name in inspect.signature(method).parameters if name in FILTER_DOCS]
-    lines = "\n".join(f"- ``{name}``: {FILTER_DOCS[name]}" for name in taken)
+    lines = "\n".join(
+        textwrap.fill(f"- ``{name}``: {FILTER_DOCS[name]}", width=88, subsequent_indent="  ")
+        for name in taken
+    )
     doc = inspect.cleandoc(method.__doc__ or "")
     method.__doc__ = f"{doc}\n\nFilters, each one given narrowing it down:\n\n{lines}"
     return method

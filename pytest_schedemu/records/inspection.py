@@ -116,10 +116,9 @@ class Inspection:
         """One record per occurrence of the schedule, in the order they were generated; or,
         with ``rule`` instead, of each of the rule's targets in turn.
 
-        Without ``group`` a schedule name must be held by one group only: one held by
-        several raises ValueError naming them. An occurrence appears once its first attempt
-        is made (or it is cancelled before that): one still waiting out a flexible window
-        has no history yet.
+        A schedule name held by several groups raises ValueError naming them: pass
+        ``group``. An occurrence appears once its first attempt is made (or it is cancelled
+        before that): one still waiting out a flexible window has no history yet.
         """
         return self._records.executions(RecordFilter(schedule=schedule, group=group, rule=rule))
 
