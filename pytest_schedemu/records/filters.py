@@ -115,6 +115,7 @@ class RecordFilter:
     since: datetime | None = None
     until: datetime | None = None
     _named: ScheduleFilter = field(init=False, repr=False, compare=False)
+    _sourced: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rule is not None and (self.schedule is not None or self.group is not None):
@@ -133,6 +134,8 @@ class RecordFilter:
                 f"until={self.until.isoformat()}"
             )
         object.__setattr__(self, "_named", ScheduleFilter(self.schedule, self.group))
+        sourced = self.schedule is not None or self.group is not None or self.rule is not None
+        object.__setattr__(self, "_sourced", sourced)
 
     @classmethod
     def of(cls, given: Mapping[str, Any], names: Iterable[str] = FILTERS) -> RecordFilter:
@@ -153,20 +156,27 @@ class RecordFilter:
 
     # -- matching, one kind of record each ------------------------------------------------
 
+    # Most filters name no source (an assertion's target alone): then no field of where a
+    # record came from is read, which a lazily made record would have to work out.
+
     def keeps_attempt(self, attempt: Attempt) -> bool:
         return (
-            self._from(attempt, attempt.group_name, attempt.schedule_name)
-            and (self.target_arn is None or target_matches(attempt.target_arn, self.target_arn))
+            (self.target_arn is None or target_matches(attempt.target_arn, self.target_arn))
             and (self.outcome is None or attempt.succeeded == OUTCOMES[self.outcome])
+            and (
+                not self._sourced or self._from(attempt, attempt.group_name, attempt.schedule_name)
+            )
         )
 
     def keeps_dead_letter(self, letter: DeadLetter) -> bool:
-        return self.queue_arn in (None, letter.queue_arn) and self._from(letter)
+        return self.queue_arn in (None, letter.queue_arn) and (
+            not self._sourced or self._from(letter)
+        )
 
     def keeps_activity(self, activity: Activity) -> bool:
         """Whether an activity record is kept: a group's removal names the group, so it is
         one of each of the group's schedules while no single schedule is named."""
-        return self._from(activity)
+        return not self._sourced or self._from(activity)
 
     def keeps_definition(self, schedule: Schedule) -> bool:
         """Whether a schedule, or a rule target, as last defined, is one whose records the
