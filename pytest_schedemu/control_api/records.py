@@ -109,24 +109,28 @@ class RecordRoutes:
             items, following = self._records.page(kind, keep, start, limit_of(query))
         return paged(name, items, following, fingerprint)
 
-    def _list(self, name: str, kind: str, query: dict[str, str], which: RecordFilter) -> Any:
+    def _list(
+        self,
+        name: str,
+        kind: str,
+        which: RecordFilter,
+        keeps: Callable[[Any], bool],
+        query: dict[str, str],
+    ) -> Any:
         self._records.check(which)
-        keep: Callable[[Any], bool] | None = None
-        if which.given:
-            keep = which.keeps_dead_letter if kind == "dead_letters" else which.keeps_attempt
-        return self._page(name, kind, keep, query, which.given)
+        return self._page(name, kind, keeps if which.given else None, query, which.given)
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = RecordFilter.of(query, LIST_FILTERS["attempts"])
-        return self._list("attempts", "attempts", query, which)
+        return self._list("attempts", "attempts", which, which.keeps_attempt, query)
 
     def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = replace(RecordFilter.of(query, LIST_FILTERS["deliveries"]), outcome="succeeded")
-        return self._list("deliveries", "attempts", query, which)
+        return self._list("deliveries", "attempts", which, which.keeps_attempt, query)
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = RecordFilter.of(query, LIST_FILTERS["dead_letters"])
-        return self._list("dead_letters", "dead_letters", query, which)
+        return self._list("dead_letters", "dead_letters", which, which.keeps_dead_letter, query)
 
     def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         kind = query.get("kind")
