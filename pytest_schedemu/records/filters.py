@@ -51,7 +51,7 @@ FILTER_DOCS = {
     "(in that group) raises LookupError naming those that did.",
     "group": "the schedule group they came from; one that never held a schedule raises "
     "LookupError naming those that did.",
-    "rule": "a scheduled EventBridge rule's name, or its ARN: the records of its targets. "
+    "rule": "a scheduled EventBridge rule's name, or its ARN: what belongs to its targets. "
     "One that never had a target raises LookupError naming those that did; with "
     "``schedule`` or ``group`` it raises ValueError, as a rule's records name no schedule.",
     "target_arn": "where they went: a target's ARN, or ``service:action`` for a universal target.",
