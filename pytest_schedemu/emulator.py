@@ -34,6 +34,7 @@ from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.protocol.faults import ServerError
 from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
 from pytest_schedemu.records import Attempt, History, PendingWork, Records
+from pytest_schedemu.records.filters import documents_filters
 from pytest_schedemu.records.inspection import Inspection
 from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
 from pytest_schedemu.settings.live import LiveSettings
@@ -321,10 +322,12 @@ class Emulator(Inspection):
         """Deliver everything due at the current instant without moving time."""
         return self.clock.tick()
 
+    @documents_filters
     def pending(self, limit: int = 100, *, rule: str | None = None) -> list[PendingWork]:
         """The first ``limit`` pieces of work queued ahead of the clock, in order (a recurring
-        schedule's next occurrence only); ``rule`` keeps a scheduled rule's targets' work."""
-        return self._dispatcher.agenda.pending(limit, self._records.scope(rule=rule).rules)
+        schedule's next occurrence only)."""
+        rules = None if rule is None else self._records.rule_arns(rule)
+        return self._dispatcher.agenda.pending(limit, rules)
 
     def fire(self, schedule: str, group: str | None = None) -> Attempt:
         """Make one occurrence of a schedule (name or ARN) now and return its first attempt;

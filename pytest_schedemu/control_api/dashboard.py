@@ -30,7 +30,8 @@ from pytest_schedemu._version import __version__
 from pytest_schedemu.control_api.records import Handler, whole_number
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.records import Records
-from pytest_schedemu.records.timeline_source import timeline_data
+from pytest_schedemu.records.filters import RecordFilter
+from pytest_schedemu.records.timeline_source import TIMELINE_FILTERS, timeline_data
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 from pytest_schedemu.timeline import render_timeline_svg
@@ -150,17 +151,8 @@ class DashboardRoutes:
                     f"Too many schedules ({len(arns)}): ask for at most {MAX_ARNS} by ARN, "
                     "or narrow by group"
                 )
-        data = timeline_data(
-            self._records,
-            self._clock.now(),
-            schedule=query.get("schedule") or None,
-            group=query.get("group") or None,
-            target_arn=query.get("target_arn") or None,
-            since=query.get("since") or None,
-            until=query.get("until") or None,
-            schedule_arns=arns,
-            rule=query.get("rule") or None,
-        )
+        which = RecordFilter.of(query, TIMELINE_FILTERS)
+        data = timeline_data(self._records, self._clock.now(), which, arns)
         width = whole_number(query, "width", 1200, MIN_WIDTH, MAX_WIDTH, "of pixels ")
         svg = render_timeline_svg(data, width=width)
         return Document(svg.encode(), SVG)

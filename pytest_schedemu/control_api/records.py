@@ -5,25 +5,33 @@ records (default 1,000, at most 10,000), and the token of the next page, which t
 request passes back as ``next_token`` with the same filters. Records are only appended
 (and the oldest dropped past ``max_records``), so a page never repeats or skips one.
 Attempts, deliveries, dead letters and activity come oldest first, or newest first with
-``order=newest`` (the next pages going back in time). ``schedule``, ``group`` and ``rule``
-(a scheduled rule's name or ARN, for its targets' records) filter as ``emu.attempts`` has
-them. ``attempts`` keeps those of an
-``outcome``: ``succeeded``, ``failed`` (each failed try, retried or not) or ``all`` (the
-default).
+``order=newest`` (the next pages going back in time). The query parameters that filter
+are those of the Python queries, named alike and meaning the same (``records.filters``):
+each list takes those of its query (``LIST_FILTERS``), so ``attempts`` takes
+``schedule``, ``group``, ``rule``, ``target_arn`` and ``outcome`` (``succeeded``,
+``failed``, or ``all``, the default) as ``emu.attempts`` and the dashboard do. An empty
+parameter is one not given.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.records import Records
+from pytest_schedemu.records.filters import RecordFilter
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
-#: What each ``outcome`` of the attempts route keeps: whether the attempt succeeded, or all.
-OUTCOMES: dict[str, bool | None] = {"all": None, "succeeded": True, "failed": False}
+#: The filter parameters each list takes from its query string.
+LIST_FILTERS = {
+    "attempts": ("schedule", "group", "rule", "target_arn", "outcome"),
+    "deliveries": ("schedule", "group", "rule", "target_arn"),
+    "dead_letters": ("schedule", "group", "rule", "queue_arn"),
+    "executions": ("schedule", "group", "rule"),
+}
 
 #: A handler takes the JSON body and the query and returns what to answer as JSON.
 Handler = Callable[[dict[str, Any], dict[str, str]], Any]
@@ -101,36 +109,28 @@ class RecordRoutes:
             items, following = self._records.page(kind, keep, start, limit_of(query))
         return paged(name, items, following, fingerprint)
 
-    def _attempts(self, name: str, query: dict[str, str], succeeded: bool | None) -> Any:
-        filters = {k: query.get(k) for k in ("schedule", "group", "target_arn", "rule")}
-        keep = self._records.attempt_filter(succeeded=succeeded, **filters)
-        return self._page(name, "attempts", keep, query, {**filters, "succeeded": succeeded})
+    def _list(
+        self,
+        name: str,
+        kind: str,
+        which: RecordFilter,
+        keeps: Callable[[Any], bool],
+        query: dict[str, str],
+    ) -> Any:
+        self._records.check(which)
+        return self._page(name, kind, keeps if which.given else None, query, which.given)
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        outcome = query.get("outcome", "all")
-        if outcome not in OUTCOMES:
-            raise ValidationException(
-                f"Invalid outcome {outcome!r}: expected all, succeeded or failed"
-            )
-        return self._attempts("attempts", query, OUTCOMES[outcome])
+        which = RecordFilter.of(query, LIST_FILTERS["attempts"])
+        return self._list("attempts", "attempts", which, which.keeps_attempt, query)
 
     def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        return self._attempts("deliveries", query, True)
+        which = replace(RecordFilter.of(query, LIST_FILTERS["deliveries"]), outcome="succeeded")
+        return self._list("deliveries", "attempts", which, which.keeps_attempt, query)
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        names = ("queue_arn", "schedule", "group", "rule")
-        queue_arn, schedule, group, rule = (query.get(k) for k in names)
-        named = self._records.scope(schedule, group, rule)
-        keep = None
-        if any(query.get(name) is not None for name in names):
-
-            def keep(letter: Any) -> bool:
-                return (queue_arn is None or letter.queue_arn == queue_arn) and named.matches_arn(
-                    letter.schedule_arn
-                )
-
-        filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group, "rule": rule}
-        return self._page("dead_letters", "dead_letters", keep, query, filters)
+        which = RecordFilter.of(query, LIST_FILTERS["dead_letters"])
+        return self._list("dead_letters", "dead_letters", which, which.keeps_dead_letter, query)
 
     def activity(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         kind = query.get("kind")
@@ -138,16 +138,14 @@ class RecordRoutes:
         return self._page("activity", "activity", keep, query, {"kind": kind})
 
     def executions(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        schedule, group, rule = (query.get(k) or None for k in ("schedule", "group", "rule"))
-        if not schedule and not rule:
+        which = RecordFilter.of(query, LIST_FILTERS["executions"])
+        if which.schedule is None and which.rule is None:
             raise ValidationException(
                 "Give the schedule, executions?schedule=<name>&group=<g>, or the rule, "
                 "executions?rule=<name>"
             )
-        start, fingerprint = start_of(
-            query, {"list": "executions", "schedule": schedule, "group": group, "rule": rule}
-        )
-        found = self._records.executions(schedule, group, rule)
+        start, fingerprint = start_of(query, {"list": "executions", **which.given})
+        found = self._records.executions(which)
         limit = limit_of(query)
         end = start + limit
         return paged("executions", found[start:end], end if end < len(found) else None, fingerprint)

@@ -1,9 +1,10 @@
 """Assertions about deliveries, dead letters and drops, whose failures say what happened
 instead.
 
-Every assertion can fail (``opportunity``): an ARN, schedule or group that nothing had, a
-payload key or attribute name that nothing could have, and a negative assertion made
-before anything could have happened are refused. A failure is short (``failures``).
+Each assertion is given the ``RecordFilter`` of the records it is about. Every assertion
+can fail (``opportunity``): an ARN, schedule, group or rule that nothing had, a payload key
+or attribute name that nothing could have, and a negative assertion made before anything
+could have happened are refused. A failure is short (``failures``).
 Without ``count``, a positive assertion means "at least one".
 """
 
@@ -20,12 +21,13 @@ from pytest_schedemu.records.failures import (
     counted,
     describe_attempts,
     describe_drops,
+    described,
     drop_line,
     elided,
     failure,
-    filters,
     letter_line,
 )
+from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.opportunity import (
     require_attribute_names,
     require_payload_keys,
@@ -34,8 +36,7 @@ from pytest_schedemu.records.opportunity import (
     require_target,
     require_time_passed,
 )
-from pytest_schedemu.records.reader import Records, target_matches
-from pytest_schedemu.records.scope import Scope
+from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -83,17 +84,16 @@ def _as_expected(
     none_verdict: str,
     happened: str,
     in_scope: Callable[[Schedule], bool],
-    named: Scope,
 ) -> bool:
     """Whether ``found`` is what was expected: at least one, or exactly ``count``. A
     ``count`` of 0 is a negative assertion, which needs the clock to have moved since the
-    last change in scope (``none_verdict`` is what it expected, ``happened`` what could
-    not have happened)."""
+    last change in scope (``in_scope``; ``none_verdict`` is what it expected, ``happened``
+    what could not have happened)."""
     __tracebackhide__ = True
     if (not found) if count is None else len(found) != count:
         return False
     if count == 0:
-        require_time_passed(records, clock, none_verdict, happened, in_scope, named)
+        require_time_passed(records, clock, none_verdict, happened, in_scope)
     return True
 
 
@@ -105,47 +105,34 @@ def _wanted(count: int | None, noun: str) -> str:
 
 
 def _deliveries(
-    records: Records,
-    target_arn: str,
-    payload: Any,
-    payload_contains: Any,
-    schedule: str | None,
-    group: str | None,
-    rule: str | None = None,
+    records: Records, which: RecordFilter, payload: Any, payload_contains: Any
 ) -> list[Attempt]:
-    scope = records.attempts(schedule, group, target_arn, rule)
-    where = f"the attempts at {target_arn}"
+    scope = records.attempts(which)
+    where = f"the attempts at {which.target_arn}"
     require_payload_keys(payload_contains, [a.payload for a in scope], where)
     return [a for a in scope if a.succeeded and _payload_matches(a, payload, payload_contains)]
-
-
-def _aimed_at(target_arn: str) -> Callable[[Schedule], bool]:
-    return lambda schedule: target_matches(schedule.target.arn, target_arn)
 
 
 def assert_delivered(
     records: Records,
     clock: Clock,
-    target_arn: str,
+    which: RecordFilter,
     count: int | None = None,
     payload: Any = None,
-    *,
-    schedule: str | None = None,
-    group: str | None = None,
     payload_contains: Any = None,
-    rule: str | None = None,
 ) -> list[Attempt]:
-    """Deliveries to ``target_arn`` happened: at least one, or exactly ``count``.
+    """Deliveries to ``which.target_arn`` from what ``which`` names happened: at least one,
+    or exactly ``count``.
 
     ``payload`` is an exact match: a string compares with the delivered text, anything
     else with the parsed JSON payload. ``payload_contains`` is a dict that must be a
-    recursive subset of the parsed payload. ``schedule`` (a name or ARN) and ``group``
-    filter by where the delivery came from. Returns the matching deliveries.
+    recursive subset of the parsed payload. Returns the matching deliveries.
     """
     __tracebackhide__ = True
+    target_arn = _required(which.target_arn)
     require_target(records, target_arn)
-    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group, rule)
-    what = filters(payload, payload_contains, schedule, group, rule=rule)
+    matching = _deliveries(records, which, payload, payload_contains)
+    what = described(which, payload=payload, payload_contains=payload_contains)
     if _as_expected(
         records,
         clock,
@@ -153,13 +140,12 @@ def assert_delivered(
         matching,
         f"Expected no delivery to {target_arn}{what}",
         "delivered",
-        _aimed_at(target_arn),
-        records.scope(schedule, group, rule),
+        which.keeps_definition,
     ):
         return matching
     # With no attempt anywhere, the counts already say so.
     shown = (
-        elided(f"attempts at {target_arn}", records.attempts(target_arn=target_arn), attempt_line)
+        elided(f"attempts at {target_arn}", records.attempts_at(target_arn), attempt_line)
         if records.attempts()
         else []
     )
@@ -175,20 +161,17 @@ def assert_delivered(
 def assert_not_delivered(
     records: Records,
     clock: Clock,
-    target_arn: str,
+    which: RecordFilter,
     payload: Any = None,
-    *,
-    schedule: str | None = None,
-    group: str | None = None,
     payload_contains: Any = None,
-    rule: str | None = None,
 ) -> None:
-    """No delivery (matching the filters, if given) reached ``target_arn``, and the clock
-    moved since the last change to a schedule aimed at it."""
+    """No delivery (matching the filters, if given) reached ``which.target_arn``, and the
+    clock moved since the last change to a schedule aimed at it."""
     __tracebackhide__ = True
+    target_arn = _required(which.target_arn)
     require_target(records, target_arn)
-    matching = _deliveries(records, target_arn, payload, payload_contains, schedule, group, rule)
-    what = filters(payload, payload_contains, schedule, group, rule=rule)
+    matching = _deliveries(records, which, payload, payload_contains)
+    what = described(which, payload=payload, payload_contains=payload_contains)
     verdict = f"Expected no delivery to {target_arn}{what}"
     if matching:
         raise failure(
@@ -198,14 +181,7 @@ def assert_not_delivered(
             target_arn,
             elided("the deliveries", matching, attempt_line),
         )
-    require_time_passed(
-        records,
-        clock,
-        verdict,
-        "delivered",
-        _aimed_at(target_arn),
-        records.scope(schedule, group, rule),
-    )
+    require_time_passed(records, clock, verdict, "delivered", which.keeps_definition)
 
 
 # -- dead letters ------------------------------------------------------------------------------
@@ -213,16 +189,13 @@ def assert_not_delivered(
 
 def _letters(
     records: Records,
-    queue_arn: str | None,
-    schedule: str | None,
-    group: str | None,
+    which: RecordFilter,
     attributes: Mapping[str, str] | None,
     payload_contains: Any,
-    rule: str | None = None,
 ) -> list[DeadLetter]:
     require_attribute_names(attributes)
-    scope = records.dead_letters(queue_arn, schedule, group, rule)
-    where = "the dead letters" + ("" if queue_arn is None else f" in {queue_arn}")
+    scope = records.dead_letters(which)
+    where = "the dead letters" + ("" if which.queue_arn is None else f" in {which.queue_arn}")
     require_payload_keys(payload_contains, [d.payload for d in scope], where)
     return [
         d
@@ -232,36 +205,30 @@ def _letters(
     ]
 
 
-def _with_queue(queue_arn: str | None) -> Callable[[Schedule], bool]:
-    def in_scope(schedule: Schedule) -> bool:
-        queue = schedule.target.dead_letter_arn
-        return queue is not None and queue_arn in (None, queue)
-
-    return in_scope
+def _could_dead_letter(which: RecordFilter) -> Callable[[Schedule], bool]:
+    """Whether a schedule in scope had a dead-letter queue (``which.queue_arn``, if given)."""
+    return lambda s: s.target.dead_letter_arn is not None and which.keeps_definition(s)
 
 
 def assert_dead_lettered(
     records: Records,
     clock: Clock,
-    queue_arn: str,
+    which: RecordFilter,
     count: int | None = None,
-    schedule: str | None = None,
     attributes: Mapping[str, str] | None = None,
-    *,
-    group: str | None = None,
     payload_contains: Any = None,
-    rule: str | None = None,
 ) -> list[DeadLetter]:
-    """Dead letters reached ``queue_arn``: at least one, or exactly ``count``.
+    """Dead letters reached ``which.queue_arn`` from what ``which`` names: at least one, or
+    exactly ``count``.
 
-    ``schedule`` (a name or ARN), ``group``, ``attributes`` (a subset of the message
-    attributes) and ``payload_contains`` (a recursive subset of the parsed body) filter
-    the letters. Returns the matching ones.
+    ``attributes`` (a subset of the message attributes) and ``payload_contains`` (a
+    recursive subset of the parsed body) narrow the letters. Returns the matching ones.
     """
     __tracebackhide__ = True
+    queue_arn = _required(which.queue_arn)
     require_queue(records, queue_arn)
-    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains, rule)
-    what = filters(None, payload_contains, schedule, group, attributes, rule)
+    letters = _letters(records, which, attributes, payload_contains)
+    what = described(which, payload_contains=payload_contains, attributes=attributes)
     if _as_expected(
         records,
         clock,
@@ -269,8 +236,7 @@ def assert_dead_lettered(
         letters,
         f"Expected no dead letter in {queue_arn}{what}",
         "dead-lettered",
-        _with_queue(queue_arn),
-        records.scope(schedule, group, rule),
+        _could_dead_letter(which),
     ):
         return letters
     raise failure(
@@ -285,25 +251,21 @@ def assert_dead_lettered(
 def assert_not_dead_lettered(
     records: Records,
     clock: Clock,
-    queue_arn: str | None = None,
-    *,
-    schedule: str | None = None,
-    group: str | None = None,
+    which: RecordFilter,
     attributes: Mapping[str, str] | None = None,
     payload_contains: Any = None,
-    rule: str | None = None,
 ) -> None:
-    """No dead letter (matching the filters) reached ``queue_arn``, or any queue if None;
-    some schedule had such a queue, and the clock moved since the last change to one."""
+    """No dead letter (matching the filters) reached ``which.queue_arn``, or any queue if
+    None; some schedule had such a queue, and the clock moved since the last change to
+    one."""
     __tracebackhide__ = True
+    queue_arn = which.queue_arn
     if queue_arn is not None:
         require_queue(records, queue_arn)
-    letters = _letters(records, queue_arn, schedule, group, attributes, payload_contains, rule)
+    letters = _letters(records, which, attributes, payload_contains)
     where = "any dead-letter queue" if queue_arn is None else queue_arn
-    verdict = (
-        f"Expected no dead letter in {where}"
-        f"{filters(None, payload_contains, schedule, group, attributes, rule)}"
-    )
+    what = described(which, payload_contains=payload_contains, attributes=attributes)
+    verdict = f"Expected no dead letter in {where}{what}"
     if letters:
         raise failure(
             f"{verdict}, found {len(letters)}.",
@@ -314,41 +276,23 @@ def assert_not_dead_lettered(
         )
     if queue_arn is None:
         require_some_queue(records, verdict)
-    require_time_passed(
-        records,
-        clock,
-        verdict,
-        "dead-lettered",
-        _with_queue(queue_arn),
-        records.scope(schedule, group, rule),
-    )
+    require_time_passed(records, clock, verdict, "dead-lettered", _could_dead_letter(which))
 
 
 # -- drops -------------------------------------------------------------------------------------
 
 
-def _any(schedule: Schedule) -> bool:
-    return True
-
-
 def assert_dropped(
-    records: Records,
-    clock: Clock,
-    count: int | None = None,
-    *,
-    schedule: str | None = None,
-    group: str | None = None,
-    rule: str | None = None,
+    records: Records, clock: Clock, which: RecordFilter, count: int | None = None
 ) -> list[Activity]:
-    """Occurrences were lost (``Records.drops``): at least one, or exactly ``count``,
-    from ``schedule`` (a name or ARN) and ``group`` if given. Returns them, and from then
-    on they count as asserted: the pytest plugin reports only the others at teardown."""
+    """Occurrences were lost (``Records.drops``) from what ``which`` names: at least one,
+    or exactly ``count``. Returns them, and from then on they count as asserted: the
+    pytest plugin reports only the others at teardown."""
     __tracebackhide__ = True
-    drops = records.drops(schedule, group, rule)
-    what = filters(schedule=schedule, group=group, rule=rule)
-    named = records.scope(schedule, group, rule)
+    drops = records.drops(which)
+    what = described(which)
     if _as_expected(
-        records, clock, count, drops, f"Expected no drop{what}", "dropped", _any, named
+        records, clock, count, drops, f"Expected no drop{what}", "dropped", which.keeps_definition
     ):
         records.note_asserted_drops(drops)
         return drops
@@ -359,3 +303,9 @@ def assert_dropped(
         None,
         elided("drops", records.drops(), drop_line),
     )
+
+
+def _required(arn: str | None) -> str:
+    if arn is None:
+        raise TypeError("this assertion needs the ARN it is about")
+    return arn

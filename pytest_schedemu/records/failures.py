@@ -16,8 +16,10 @@ from typing import Any, Callable, TypeVar
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
-from pytest_schedemu.model.rules import rule_target_label
-from pytest_schedemu.records.reader import Records, target_matches
+from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.records.filters import RecordFilter, SourcedRecord, target_matches
+from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -45,13 +47,25 @@ def cut(text: str | None) -> str:
     return text[: _PAYLOAD_WIDTH - 1] + "…"
 
 
+def source_of(record: SourcedRecord) -> str:
+    """What made a record, to a person: ``rule <name> → <target id>`` for a rule target's,
+    ``group/name`` for a schedule's; a schedule ARN of any other shape as it is."""
+    if record.rule_arn is not None:
+        return f"rule {record.rule_name} → {record.target_id}"
+    return schedule_of(record.schedule_arn or "")
+
+
+def definition_of(schedule: Schedule) -> str:
+    """A schedule's ``group/name``, or a rule target's ``rule <name> → <target id>``."""
+    if isinstance(schedule, RuleTargetSchedule):
+        return schedule.label
+    return f"{schedule.group_name}/{schedule.name}"
+
+
 def schedule_of(arn: str) -> str:
-    """``group/name`` of a schedule ARN, ``rule <name> → <target id>`` of a rule target's
-    key; anything else as it is."""
+    """``group/name`` of a schedule ARN; anything else as it is."""
     parts = scheduler_arn(arn)
-    if isinstance(parts, ScheduleArn):
-        return f"{parts.group}/{parts.name}"
-    return rule_target_label(arn) or arn
+    return f"{parts.group}/{parts.name}" if isinstance(parts, ScheduleArn) else arn
 
 
 def attempt_line(attempt: Attempt) -> str:
@@ -61,7 +75,7 @@ def attempt_line(attempt: Attempt) -> str:
         kind = "retryable" if attempt.retryable else "permanent"
         outcome = f"FAILED {attempt.error_code} ({kind})"
     return (
-        f"  {ztime(attempt.attempted_at)} {schedule_of(attempt.schedule_arn)} "
+        f"  {ztime(attempt.attempted_at)} {source_of(attempt)} "
         f"#{attempt.attempt_number} {outcome} {cut(attempt.input)}"
     )
 
@@ -70,7 +84,7 @@ def letter_line(letter: DeadLetter) -> str:
     attributes = letter.attributes
     sent = ztime(letter.sent_at) if letter.sent_at else "?"
     return (
-        f"  {sent} {schedule_of(letter.schedule_arn)} scheduled "
+        f"  {sent} {source_of(letter)} scheduled "
         f"{ztime(letter.scheduled_time)} {attributes.get('ERROR_CODE')} after "
         f"{attributes.get('RETRY_ATTEMPTS')} retries"
     )
@@ -79,10 +93,7 @@ def letter_line(letter: DeadLetter) -> str:
 def drop_line(drop: Activity) -> str:
     scheduled = ztime(drop.scheduled_time) if drop.scheduled_time else "?"
     how = "dropped" if drop.kind == "dropped" else "dead letter not sent"
-    return (
-        f"  {ztime(drop.at)} {schedule_of(drop.schedule_arn)} scheduled {scheduled} "
-        f"{how}: {cut(drop.detail)}"
-    )
+    return f"  {ztime(drop.at)} {source_of(drop)} scheduled {scheduled} {how}: {cut(drop.detail)}"
 
 
 def _first(lines: list[str], limit: int) -> list[str]:
@@ -126,7 +137,7 @@ def schedules_aimed_at(records: Records, target_arn: str | None) -> list[str]:
             continue
         following = records.next_occurrence_of(s.arn)
         lines.append(
-            f"  {schedule_of(s.arn)} {s.schedule_expression!r} {s.state}, next occurrence "
+            f"  {definition_of(s)} {s.schedule_expression!r} {s.state}, next occurrence "
             + (ztime(following) if following else "none")
         )
     title = "schedules" if target_arn is None else "schedules aimed at it"
@@ -163,23 +174,22 @@ def describe_drops(drops: list[Activity]) -> str:
     return "\n".join(elided("drops", drops, drop_line))
 
 
-def filters(
+def described(
+    which: RecordFilter,
+    *,
     payload: Any = None,
     payload_contains: Any = None,
-    schedule: str | None = None,
-    group: str | None = None,
     attributes: Any = None,
-    rule: str | None = None,
 ) -> str:
-    """The filters an assertion was given, as its verdict names them."""
+    """What an assertion was asked to find beyond its ARN, as its verdict names it."""
     parts = [
         f"{name} {value!r}"
         for name, value in (
             ("with payload", payload),
             ("with a payload containing", payload_contains),
-            ("from schedule", schedule),
-            ("in group", group),
-            ("from rule", rule),
+            ("from schedule", which.schedule),
+            ("in group", which.group),
+            ("from rule", which.rule),
             ("with attributes", attributes),
         )
         if value is not None

@@ -1,8 +1,11 @@
 """The emulator's public face for looking at what happened: queries and assertions.
 
-``Emulator`` inherits these methods; each is a doorway into the read side (``Records``)
-or the assertions, which do the work. A name that nothing had, a filter that cannot match,
-and a failed assertion are reported at the caller's line (``__tracebackhide__`` below).
+``Emulator`` inherits these methods. Each turns its arguments into one ``RecordFilter``
+(``records.filters``) and hands it to the read side (``Records``) or to an assertion. Every
+one takes its filters in the one order, keyword-only but for its first parameter, and its
+docstring describes them from the one table (``documents_filters``). A name that nothing
+had, a filter that cannot match, and a failed assertion are reported at the caller's line
+(``__tracebackhide__`` below).
 """
 
 from __future__ import annotations
@@ -26,9 +29,14 @@ from pytest_schedemu.records import (
     Records,
     assertions,
 )
-from pytest_schedemu.records.timeline_source import collector_paused, timeline_data
+from pytest_schedemu.records.filters import RecordFilter, documents_filters
+from pytest_schedemu.records.timeline_source import (
+    TIMELINE_FILTERS,
+    collector_paused,
+    timeline_data,
+)
 from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
-from pytest_schedemu.timeline import TimelineData, render_timeline_html, render_timeline_svg
+from pytest_schedemu.timeline import render_timeline_html, render_timeline_svg
 
 StrPath = Union[str, "os.PathLike[str]"]
 
@@ -45,78 +53,74 @@ class Inspection:
 
     # -- queries ---------------------------------------------------------------------------
 
+    @documents_filters
     def attempts(
         self,
         schedule: str | None = None,
-        group: str | None = None,
-        target_arn: str | None = None,
         *,
+        group: str | None = None,
         rule: str | None = None,
+        target_arn: str | None = None,
     ) -> list[Attempt]:
-        """Every attempt made, failed ones too, in delivery order.
+        """Every attempt made, failed ones too, in delivery order."""
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, target_arn=target_arn)
+        return self._records.attempts(which)
 
-        ``schedule`` is a schedule name (or a schedule ARN); ``group`` a group name;
-        ``target_arn`` a target ARN, or ``service:action`` for universal targets; ``rule``
-        a scheduled EventBridge rule's name (or ARN), whose targets' attempts it keeps. A
-        schedule that never existed (in that group), a group or a scheduled rule that never
-        existed, raises LookupError naming those that did; without ``group`` a name matches
-        it in every group. ``rule`` with ``schedule`` or ``group`` raises ValueError: a
-        rule's records name no schedule, so they could match nothing.
-        """
-        return self._records.attempts(schedule, group, target_arn, rule)
-
+    @documents_filters
     def deliveries(
         self,
         target_arn: str | None = None,
+        *,
         schedule: str | None = None,
         group: str | None = None,
-        *,
         rule: str | None = None,
     ) -> list[Attempt]:
-        """The successful attempts, in delivery order; filters as ``attempts`` has them."""
-        return self._records.deliveries(target_arn, schedule, group, rule)
+        """The successful attempts, in delivery order."""
+        which = RecordFilter(
+            schedule=schedule, group=group, rule=rule, target_arn=target_arn, outcome="succeeded"
+        )
+        return self._records.attempts(which)
 
+    @documents_filters
     def dead_letters(
         self,
         queue_arn: str | None = None,
+        *,
         schedule: str | None = None,
         group: str | None = None,
-        *,
         rule: str | None = None,
     ) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``,
-        ``group`` and ``rule`` filter by where they came from, as ``attempts`` has them."""
-        return self._records.dead_letters(queue_arn, schedule, group, rule)
+        """Messages sent to dead-letter queues, in the order they were sent."""
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, queue_arn=queue_arn)
+        return self._records.dead_letters(which)
 
+    @documents_filters
     def drops(
-        self, schedule: str | None = None, group: str | None = None, *, rule: str | None = None
+        self, schedule: str | None = None, *, group: str | None = None, rule: str | None = None
     ) -> list[Activity]:
         """The occurrences lost, oldest first: each ``Activity`` of kind ``dropped`` (it
         ended failed and its schedule, or rule target, had no dead-letter queue) or
         ``dlq_failed`` (its dead letter could not be sent), with ``detail``
-        ``"ERROR_CODE: message"``. Filters as ``attempts`` has them."""
-        return self._records.drops(schedule, group, rule)
+        ``"ERROR_CODE: message"``."""
+        return self._records.drops(RecordFilter(schedule=schedule, group=group, rule=rule))
 
     def unasserted_drops(self) -> list[Activity]:
         """The drops no passing ``assert_dropped`` matched: the pytest plugin fails a test
         that leaves any (unless it allows drops)."""
         return self._records.unasserted_drops()
 
+    @documents_filters
     def executions(
-        self, schedule: str | None = None, group: str | None = None, *, rule: str | None = None
+        self, schedule: str | None = None, *, group: str | None = None, rule: str | None = None
     ) -> list[Execution]:
         """One record per occurrence of the schedule, in the order they were generated; or,
-        with ``rule`` (a scheduled rule's name or ARN) instead, of each of its targets in
-        turn.
+        with ``rule`` instead, of each of the rule's targets in turn.
 
-        ``schedule`` is a name or an ARN. ``group`` None finds the schedule in whichever
-        group holds it; a name held by several groups raises ValueError naming them, and a
-        name no schedule of this emulator ever had (or a group that never existed) raises
-        LookupError naming the known ones. An occurrence appears once its first attempt is
-        made (or it is cancelled before that): one still waiting out a flexible window has
-        no history yet.
+        A schedule name held by several groups raises ValueError naming them: pass
+        ``group``. An occurrence appears once its first attempt is made (or it is cancelled
+        before that): one still waiting out a flexible window has no history yet.
         """
-        return self._records.executions(schedule, group, rule)
+        return self._records.executions(RecordFilter(schedule=schedule, group=group, rule=rule))
 
     def activity(self, kind: str | None = None) -> list[Activity]:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
@@ -133,34 +137,32 @@ class Inspection:
         """Every stored schedule, in every account and region."""
         return self._records.schedules()
 
+    @documents_filters
     def timeline(
         self,
         path: StrPath | None = None,
         *,
         schedule: str | None = None,
         group: str | None = None,
+        rule: str | None = None,
         target_arn: str | None = None,
         since: Instant | None = None,
         until: Instant | None = None,
         title: str = "schedemu timeline",
-        rule: str | None = None,
     ) -> Path:
         """Write what happened as a self-contained HTML page and return its path.
 
-        One lane per schedule (deleted ones included), a tick at each nominal time, every
-        attempt coloured by outcome, dead letters, the schedules' changes, the clock's
-        instant, and hover titles with the details; times in UTC and in each schedule's
-        zone. ``path`` None writes a new file in the temporary folder, and a folder a new
-        file in it; a file path is replaced whole, and a symbolic link there is replaced,
-        not followed (the file is its owner's to read). ``schedule`` (a name or ARN),
-        ``group`` and ``target_arn`` narrow it down (a schedule or group that never
-        existed raises LookupError); ``since`` and
-        ``until`` (aware datetimes or ISO 8601 strings) fix the axis, and with ``until``
-        after now the lanes show their next occurrences. Each target of a scheduled rule has
-        a lane of its own; ``rule`` keeps those of one rule.
+        One lane per schedule (deleted ones included) and per target of a scheduled rule, a
+        tick at each nominal time, every attempt coloured by outcome, dead letters, the
+        schedules' changes, the clock's instant, and hover titles with the details; times
+        in UTC and in each schedule's zone. ``path`` None writes a new file in the
+        temporary folder, and a folder a new file in it; a file path is replaced whole, and
+        a symbolic link there is replaced, not followed (the file is its owner's to read).
         """
+        # The parameters are named as the filter's fields are.
+        which = RecordFilter.of(locals(), TIMELINE_FILTERS)
         with collector_paused():
-            data = self._timeline_data(schedule, group, target_arn, since, until, rule)
+            data = timeline_data(self._records, self.clock.now(), which)
             page = render_timeline_html(data, title=title)
         if path is None or Path(path).is_dir():
             handle, name = tempfile.mkstemp(
@@ -174,41 +176,23 @@ class Inspection:
         _replace_with(written, page)
         return written
 
+    @documents_filters
     def timeline_svg(
         self,
         *,
         schedule: str | None = None,
         group: str | None = None,
+        rule: str | None = None,
         target_arn: str | None = None,
         since: Instant | None = None,
         until: Instant | None = None,
         width: int = 1200,
-        rule: str | None = None,
     ) -> str:
         """The picture of ``timeline()`` alone, as one ``<svg>`` element to embed in a page."""
+        which = RecordFilter.of(locals(), TIMELINE_FILTERS)
         with collector_paused():
-            data = self._timeline_data(schedule, group, target_arn, since, until, rule)
+            data = timeline_data(self._records, self.clock.now(), which)
             return render_timeline_svg(data, width=width)
-
-    def _timeline_data(
-        self,
-        schedule: str | None,
-        group: str | None,
-        target_arn: str | None,
-        since: Instant | None,
-        until: Instant | None,
-        rule: str | None = None,
-    ) -> TimelineData:
-        return timeline_data(
-            self._records,
-            self.clock.now(),
-            schedule=schedule,
-            group=group,
-            target_arn=target_arn,
-            since=since,
-            until=until,
-            rule=rule,
-        )
 
     @property
     def dropped_records(self) -> DroppedRecords:
@@ -221,6 +205,7 @@ class Inspection:
 
     # -- assertions ------------------------------------------------------------------------
 
+    @documents_filters
     def assert_delivered(
         self,
         target_arn: str,
@@ -229,33 +214,25 @@ class Inspection:
         *,
         schedule: str | None = None,
         group: str | None = None,
-        payload_contains: Any = None,
         rule: str | None = None,
+        payload_contains: Any = None,
     ) -> list[Attempt]:
         """Fail, listing what happened instead, unless ``target_arn`` received deliveries
         (exactly ``count``, if given); return the matching deliveries.
 
         Without ``count`` it means at least one. ``payload`` is an exact match (a string
         against the delivered text, anything else against the parsed JSON);
-        ``payload_contains`` a dict that must be a recursive subset of the parsed payload;
-        ``schedule`` and ``group``, or ``rule`` (a scheduled rule's name or ARN), say where
-        they came from. An ARN that no schedule ever
-        aimed at fails at once; a ``payload_contains`` key that no payload at the target has
-        raises ValueError.
+        ``payload_contains`` a dict that must be a recursive subset of the parsed payload.
+        An ARN that no schedule or rule ever aimed at fails at once; a ``payload_contains``
+        key that no payload at the target has raises ValueError.
         """
         __tracebackhide__ = True
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, target_arn=target_arn)
         return assertions.assert_delivered(
-            self._records,
-            self.clock,
-            target_arn,
-            count,
-            payload,
-            schedule=schedule,
-            group=group,
-            payload_contains=payload_contains,
-            rule=rule,
+            self._records, self.clock, which, count, payload, payload_contains
         )
 
+    @documents_filters
     def assert_not_delivered(
         self,
         target_arn: str,
@@ -263,85 +240,71 @@ class Inspection:
         *,
         schedule: str | None = None,
         group: str | None = None,
-        payload_contains: Any = None,
         rule: str | None = None,
+        payload_contains: Any = None,
     ) -> None:
-        """Fail, listing the deliveries, if ``target_arn`` received any matching the
-        filters (as ``assert_delivered`` has them). Dead letters are not deliveries.
+        """Fail, listing the deliveries, if ``target_arn`` received any matching
+        ``payload`` and ``payload_contains`` (as ``assert_delivered`` has them). Dead
+        letters are not deliveries.
 
-        It fails too when the clock has not moved since the last change to a schedule aimed
-        at ``target_arn`` (and matching ``schedule`` and ``group``): nothing could have
+        It fails too when the clock has not moved since the last change to a schedule, or
+        rule target, aimed at ``target_arn`` and named by the filters: nothing could have
         been delivered since.
         """
         __tracebackhide__ = True
-        assertions.assert_not_delivered(
-            self._records,
-            self.clock,
-            target_arn,
-            payload,
-            schedule=schedule,
-            group=group,
-            payload_contains=payload_contains,
-            rule=rule,
-        )
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, target_arn=target_arn)
+        assertions.assert_not_delivered(self._records, self.clock, which, payload, payload_contains)
 
+    @documents_filters
     def assert_dead_lettered(
         self,
         queue_arn: str,
         count: int | None = None,
-        schedule: str | None = None,
-        attributes: dict[str, str] | None = None,
         *,
+        schedule: str | None = None,
         group: str | None = None,
-        payload_contains: Any = None,
         rule: str | None = None,
+        attributes: dict[str, str] | None = None,
+        payload_contains: Any = None,
     ) -> list[DeadLetter]:
         """Fail, listing what happened instead, unless ``queue_arn`` received dead letters
-        (at least one, or exactly ``count``) matching the filters; return the matching
-        ones. An ``attributes`` name that is not a dead-letter attribute, and a
-        ``payload_contains`` key that no dead letter in scope has, raise ValueError."""
+        (at least one, or exactly ``count``) matching the filters, ``attributes`` (a subset
+        of the message attributes) and ``payload_contains`` (a recursive subset of the
+        parsed body); return the matching ones. An ``attributes`` name that is not a
+        dead-letter attribute, and a ``payload_contains`` key that no dead letter in scope
+        has, raise ValueError."""
         __tracebackhide__ = True
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, queue_arn=queue_arn)
         return assertions.assert_dead_lettered(
-            self._records,
-            self.clock,
-            queue_arn,
-            count,
-            schedule,
-            attributes,
-            group=group,
-            payload_contains=payload_contains,
-            rule=rule,
+            self._records, self.clock, which, count, attributes, payload_contains
         )
 
+    @documents_filters
     def assert_not_dead_lettered(
         self,
         queue_arn: str | None = None,
         *,
         schedule: str | None = None,
         group: str | None = None,
+        rule: str | None = None,
         attributes: dict[str, str] | None = None,
         payload_contains: Any = None,
-        rule: str | None = None,
     ) -> None:
         """Fail, listing them, if ``queue_arn`` (any queue when None) received dead letters
-        matching the filters (as ``assert_dead_lettered`` has them).
+        matching the filters, ``attributes`` and ``payload_contains`` (as
+        ``assert_dead_lettered`` has them).
 
-        It fails too when no schedule ever had a dead-letter queue (with no ``queue_arn``),
-        and when the clock has not moved since the last change to a schedule with that
-        queue: nothing could have been dead-lettered since.
+        It fails too when no schedule or rule target ever had a dead-letter queue (with no
+        ``queue_arn``), and when the clock has not moved since the last change to one with
+        that queue: nothing could have been dead-lettered since.
         """
         __tracebackhide__ = True
+        which = RecordFilter(schedule=schedule, group=group, rule=rule, queue_arn=queue_arn)
         assertions.assert_not_dead_lettered(
-            self._records,
-            self.clock,
-            queue_arn,
-            schedule=schedule,
-            group=group,
-            attributes=attributes,
-            payload_contains=payload_contains,
-            rule=rule,
+            self._records, self.clock, which, attributes, payload_contains
         )
 
+    @documents_filters
     def assert_dropped(
         self,
         count: int | None = None,
@@ -351,13 +314,11 @@ class Inspection:
         rule: str | None = None,
     ) -> list[Activity]:
         """Fail, listing the drops there were, unless occurrences were lost (at least one,
-        or exactly ``count``) from ``schedule`` and ``group`` (as ``drops`` has them);
-        return them. The drops it returns count as asserted: the pytest plugin's teardown
-        check reports only the others."""
+        or exactly ``count``), as ``drops`` has them; return them. The drops it returns
+        count as asserted: the pytest plugin's teardown check reports only the others."""
         __tracebackhide__ = True
-        return assertions.assert_dropped(
-            self._records, self.clock, count, schedule=schedule, group=group, rule=rule
-        )
+        which = RecordFilter(schedule=schedule, group=group, rule=rule)
+        return assertions.assert_dropped(self._records, self.clock, which, count)
 
     def describe_attempts(self) -> str:
         """Every attempt made so far, one line each (elided when many): for failure reports."""

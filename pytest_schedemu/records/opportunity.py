@@ -5,7 +5,7 @@ under test does. So what could only make an assertion pass is refused, with the 
 what there was instead:
 
 - an ARN that no schedule of the test aimed at, as a target or as a dead-letter queue;
-- a schedule or a group that never existed (``Records.check_filter``);
+- a schedule, a group or a rule that never existed (``Records.check``);
 - a ``payload_contains`` key that no payload in scope has, and an ``attributes`` name that
   no dead letter has;
 - a negative assertion made before anything could have happened: the clock has not moved
@@ -21,10 +21,10 @@ from typing import Any, Callable
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.records.failures import definition_of
+from pytest_schedemu.records.filters import source_key, target_matches
 from pytest_schedemu.records.listing import closest_first, listing
-from pytest_schedemu.records.reader import Records, target_matches
-from pytest_schedemu.records.scope import Scope
+from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -156,11 +156,11 @@ def require_time_passed(
     verdict: str,
     happened: str,
     in_scope: Callable[[Schedule], bool],
-    named: Scope,
 ) -> None:
-    """Fail when nothing could have happened since the last change to a schedule in scope
-    (``in_scope`` and ``named``): the clock stands where that change left it, and no
-    attempt of a schedule in scope was made since (a ``tick`` plays the instant again).
+    """Fail when nothing could have happened since the last change to a schedule, or a rule
+    target, in scope (``in_scope``, as last defined): the clock stands where that change
+    left it, and no attempt of one in scope was made since (a ``tick`` plays the instant
+    again).
 
     ``happened`` is what could not have happened ("delivered", "dead-lettered"…).
     """
@@ -170,32 +170,23 @@ def require_time_passed(
     definitions = records.last_definitions(
         [*records.known_schedule_arns(), *records.known_rule_targets()]
     )
-    scope = {
-        arn: s
-        for arn, s in definitions.items()
-        if in_scope(s) and named.matches(arn, s.group_name, s.name, _rule_of(s))
-    }
+    scope = {arn: s for arn, s in definitions.items() if in_scope(s)}
     if not scope:
         return
     last_arn, last = max(scope.items(), key=lambda item: item[1].last_modification_date)
     changed = last.last_modification_date
     if clock.now() > changed or any(
-        a.attempted_at >= changed and a.schedule_arn in scope for a in records.attempts()
+        a.attempted_at >= changed and source_key(a) in scope for a in records.attempts()
     ):
         return
     # A schedule updated at the instant it was created has both dates equal; the activity
     # says which came last.
     updated = any(
-        a.schedule_arn == last_arn and a.at == changed for a in records.activity("updated")
+        source_key(a) == last_arn and a.at == changed for a in records.activity("updated")
     )
     change = "updated" if updated else "created"
-    what = last.label if isinstance(last, RuleTargetSchedule) else f"{last.group_name}/{last.name}"
     raise DeliveryAssertionError(
-        f"{verdict}, but the clock never moved after {what} was {change} at "
+        f"{verdict}, but the clock never moved after {definition_of(last)} was {change} at "
         f"{ztime(changed)}: nothing could have been {happened} since. Move the clock "
         "(advance, move_to or tick) past what must not happen, then assert."
     )
-
-
-def _rule_of(schedule: Schedule) -> str | None:
-    return schedule.rule_arn if isinstance(schedule, RuleTargetSchedule) else None

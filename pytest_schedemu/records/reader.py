@@ -6,9 +6,10 @@ each occurrence, what comes next. It reads the history, the store's schedules an
 dispatcher's plans through the narrow protocols below, and changes nothing; it only keeps
 note of the drops a test asserted (``AssertedDrops``).
 
-A filter must be able to match: a schedule or a group that nothing in the emulator ever
-had is a LookupError naming those that were, whether the filter is given alone or with
-others.
+Every query takes a ``RecordFilter``, which matches the records (``records.filters``); what
+the read side adds is strictness: a filter must be able to match, so a schedule, a group or
+a rule that nothing in the emulator ever had is a LookupError naming those there were,
+whether the filter names it alone or with others (``check``).
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from typing import Any, Callable, Protocol
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.arns import ScheduleArn, schedule_arn, scheduler_arn
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
+from pytest_schedemu.model.rules import parse_rule_arn
 from pytest_schedemu.records.drops import DROP_KINDS, AssertedDrops
+from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.history import DroppedRecords, History
 from pytest_schedemu.records.listing import closest_first, listing
-from pytest_schedemu.records.scope import Scope, check_rule_filter, rule_arns
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
-from pytest_schedemu.targets import target_kind
 
 # A bad name or filter is reported at the caller's line: the frames of the lookup say nothing
 # the message does not (pytest reads this for every frame of this module).
@@ -60,12 +61,8 @@ class Identity(Protocol):
     def account_id(self) -> str: ...
 
 
-def target_matches(target_arn: str, key: str) -> bool:
-    """Whether an attempt at ``target_arn`` is one at ``key``: a target ARN, or the
-    ``service:action`` of a universal target (in any partition)."""
-    if key.startswith("arn:"):
-        return target_arn == key
-    return target_kind(target_arn).universal_key == key
+#: The filter that keeps every record.
+EVERY_RECORD = RecordFilter()
 
 
 class Records:
@@ -146,17 +143,18 @@ class Records:
             )
         return sorted(found)
 
-    def check_filter(self, schedule: str | None, group: str | None) -> None:
-        """LookupError when ``group`` names a group that never existed, or ``schedule`` (in
-        ``group``) a schedule that never existed.
-
-        A name that several groups hold is a fine filter: it matches them all.
-        """
-        if group is not None:
-            self.check_group(group)
+    def check(self, which: RecordFilter) -> None:
+        """LookupError when the filter names a rule, a group, or a schedule (in that group)
+        that never existed. A name that several groups hold is a fine filter: it matches
+        them all."""
+        if which.rule is not None:
+            self.rule_arns(which.rule)
+        if which.group is not None:
+            self.check_group(which.group)
+        schedule = which.schedule
         if schedule is not None:
             with suppress(ValueError):
-                self.schedule_arns(schedule, None if schedule.startswith("arn:") else group)
+                self.schedule_arns(schedule, None if schedule.startswith("arn:") else which.group)
 
     def check_group(self, group: str) -> None:
         """LookupError, naming the groups there were, when no group ``group`` exists and
@@ -182,111 +180,70 @@ class Records:
         whether none was forgotten (``max_records``)."""
         return self._history.known_targets()
 
-    # -- queries -------------------------------------------------------------------------
-
-    def scope(
-        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
-    ) -> Scope:
-        """The records the filters name, each checked: a schedule, group or rule that never
-        existed is a LookupError, ``rule`` with ``schedule`` or ``group`` a ValueError."""
-        check_rule_filter(rule, schedule, group)
-        if rule is not None:
-            return Scope(rules=rule_arns(self._history, rule))
-        self.check_filter(schedule, group)
-        return Scope(schedule, group)
+    def rule_arns(self, rule: str) -> list[str]:
+        """The ARNs of the rules ``rule`` (a name or an ARN) names, strictly: LookupError
+        when no scheduled rule with a target ever had it (unless some were forgotten)."""
+        known, complete = self._history.known_rules()
+        if rule.startswith("arn:"):
+            parts = parse_rule_arn(rule)
+            if parts is None:
+                raise ValueError(
+                    f"Not a rule ARN: {rule!r}; expected arn:<partition>:events:<region>:"
+                    "<account>:rule/<name>"
+                )
+            found = [rule] if rule in known.get(parts.name, ()) else []
+        else:
+            found = list(known.get(rule, ()))
+        if not found and complete:
+            there = (
+                f"; the rules there were, closest first: {listing(closest_first(rule, known))}"
+                if known
+                else "; it has no scheduled rule with a target"
+            )
+            raise LookupError(
+                f"No scheduled rule {rule!r} with a target ever existed in this emulator{there}"
+            )
+        return found if found else [rule]
 
     def rule_target_keys(self, rule: str) -> list[str]:
         """The keys of the targets of the rule ``rule`` (a name or an ARN) names, strictly,
         in the order first seen."""
-        arns = set(rule_arns(self._history, rule))
+        arns = set(self.rule_arns(rule))
         return [key for key, arn in self._history.known_rule_targets().items() if arn in arns]
 
-    def attempt_filter(
-        self,
-        schedule: str | None = None,
-        group: str | None = None,
-        target_arn: str | None = None,
-        succeeded: bool | None = None,
-        rule: str | None = None,
-    ) -> Callable[[Attempt], bool]:
-        """The test an attempt passes to match the filters (checked as ``attempts`` does)."""
-        named = self.scope(schedule, group, rule)
+    # -- queries: each checks its filter, then keeps the records it matches ------------------
 
-        def keep(a: Attempt) -> bool:
-            return (
-                (target_arn is None or target_matches(a.target_arn, target_arn))
-                and named.matches(a.schedule_arn, a.group_name, a.schedule_name, a.rule_arn)
-                and (succeeded is None or a.succeeded == succeeded)
-            )
-
-        return keep
-
-    def attempts(
-        self,
-        schedule: str | None = None,
-        group: str | None = None,
-        target_arn: str | None = None,
-        rule: str | None = None,
-    ) -> list[Attempt]:
-        """Every attempt made, failed ones too, in delivery order.
-
-        ``schedule`` (a name or an ARN) must name a schedule that existed: LookupError
-        otherwise. Without ``group`` a name matches that name in every group. ``rule`` (a
-        rule's name or ARN) keeps the attempts of that rule's targets (``scope``).
-        """
+    def attempts(self, which: RecordFilter = EVERY_RECORD) -> list[Attempt]:
+        """Every attempt made that the filter keeps, failed ones too, in delivery order."""
         found = self._history.attempts()
-        if schedule is None and group is None and target_arn is None and rule is None:
+        if which == EVERY_RECORD:
             return found
-        keep = self.attempt_filter(schedule, group, target_arn, rule=rule)
-        return [a for a in found if keep(a)]
+        self.check(which)
+        return [a for a in found if which.keeps_attempt(a)]
 
     def attempts_at(self, key: str) -> list[Attempt]:
         """Every attempt at a target ARN, or at a universal target's ``service:action``."""
-        return self.attempts(target_arn=key)
+        return self.attempts(RecordFilter(target_arn=key))
 
-    def deliveries(
-        self,
-        target_arn: str | None = None,
-        schedule: str | None = None,
-        group: str | None = None,
-        rule: str | None = None,
-    ) -> list[Attempt]:
-        """The successful attempts, in delivery order."""
-        keep = self.attempt_filter(schedule, group, target_arn, succeeded=True, rule=rule)
-        return [a for a in self._history.attempts() if keep(a)]
-
-    def dead_letters(
-        self,
-        queue_arn: str | None = None,
-        schedule: str | None = None,
-        group: str | None = None,
-        rule: str | None = None,
-    ) -> list[DeadLetter]:
-        """Messages sent to dead-letter queues, in the order they were sent; ``schedule``,
-        ``group`` and ``rule`` are checked and matched as ``attempts`` has them."""
+    def dead_letters(self, which: RecordFilter = EVERY_RECORD) -> list[DeadLetter]:
+        """The messages sent to dead-letter queues that the filter keeps, in the order they
+        were sent."""
         letters = self._history.dead_letters()
-        if queue_arn is None and schedule is None and group is None and rule is None:
+        if which == EVERY_RECORD:
             return letters
-        named = self.scope(schedule, group, rule)
-        return [
-            d
-            for d in letters
-            if queue_arn in (None, d.queue_arn) and named.matches_arn(d.schedule_arn)
-        ]
+        self.check(which)
+        return [d for d in letters if which.keeps_dead_letter(d)]
 
     def activity(self, kind: str | None = None) -> list[Activity]:
         """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
         return self._history.activity(None if kind is None else (kind,))
 
-    def drops(
-        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
-    ) -> list[Activity]:
-        """The occurrences lost, oldest first: those that ended failed without a dead-letter
-        queue (``dropped``) and those whose dead letter could not be sent (``dlq_failed``).
-        ``schedule``, ``group`` and ``rule`` are checked and matched as ``attempts`` has
-        them."""
-        named = self.scope(schedule, group, rule)
-        return [d for d in self._history.activity(DROP_KINDS) if named.matches_arn(d.schedule_arn)]
+    def drops(self, which: RecordFilter = EVERY_RECORD) -> list[Activity]:
+        """The occurrences lost that the filter keeps, oldest first: those that ended failed
+        without a dead-letter queue (``dropped``) and those whose dead letter could not be
+        sent (``dlq_failed``)."""
+        self.check(which)
+        return [d for d in self._history.activity(DROP_KINDS) if which.keeps_activity(d)]
 
     def note_asserted_drops(self, drops: Iterable[Activity]) -> None:
         """Keep note that the test asserted ``drops``: they are no longer unasserted."""
@@ -315,21 +272,18 @@ class Records:
         """How many records of each kind were ever written since the last reset."""
         return self._history.written()
 
-    def executions(
-        self, schedule: str | None = None, group: str | None = None, rule: str | None = None
-    ) -> list[Execution]:
-        """One record per occurrence of the schedule, in the order they were generated; or,
-        with ``rule``, of each of the rule's targets in turn.
+    def executions(self, which: RecordFilter) -> list[Execution]:
+        """One record per occurrence of the schedule the filter names, in the order they
+        were generated; or, with ``rule``, of each of the rule's targets in turn.
 
         ``group`` None finds the schedule in whichever group holds it (see
         ``schedule_arns`` for the errors).
         """
-        check_rule_filter(rule, schedule, group)
-        if rule is not None:
-            return self.executions_of(self.rule_target_keys(rule))
-        if schedule is None:
+        if which.rule is not None:
+            return self.executions_of(self.rule_target_keys(which.rule))
+        if which.schedule is None:
             raise TypeError("executions() needs a schedule (a name or an ARN) or a rule=")
-        return self.executions_of(self.schedule_arns(schedule, group))
+        return self.executions_of(self.schedule_arns(which.schedule, which.group))
 
     def executions_of(self, arns: Iterable[str]) -> list[Execution]:
         """The executions of each schedule ARN, in generation order per ARN."""

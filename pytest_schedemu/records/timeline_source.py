@@ -15,15 +15,17 @@ from itertools import islice
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.formats.times import Instant, to_utc
 from pytest_schedemu.model.arns import GroupArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.records.filters import RecordFilter, source_key
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
 
 # A bad filter is reported at the caller's line (see ``errors.raised_for_the_caller``).
 __tracebackhide__ = raised_for_the_caller
 
+#: The filters a timeline takes.
+TIMELINE_FILTERS = ("schedule", "group", "rule", "target_arn", "since", "until")
 #: The most next occurrences drawn per lane: beyond that they are a comb of pixels anyway.
 MAX_UPCOMING = 2000
 
@@ -31,31 +33,16 @@ MAX_UPCOMING = 2000
 def timeline_data(
     records: Records,
     now: datetime,
-    *,
-    schedule: str | None = None,
-    group: str | None = None,
-    target_arn: str | None = None,
-    since: Instant | None = None,
-    until: Instant | None = None,
+    which: RecordFilter,
     schedule_arns: Sequence[str] | None = None,
-    rule: str | None = None,
 ) -> TimelineData:
-    """Everything a timeline of these filters shows, up to ``now``.
+    """Everything a timeline of what ``which`` names shows, up to ``now``, from
+    ``which.since`` to ``which.until``.
 
-    ``schedule`` is a name or an ARN and ``group`` a group name: either one that never
-    existed raises LookupError naming the known ones (``Records.check_filter``); ``rule``
-    keeps the lanes of a scheduled rule's targets (one lane each). ``schedule_arns``, when
-    given, keeps only those schedules. ``since`` and ``until`` are aware datetimes or ISO
-    8601 strings.
+    Its names are checked as every query's are (``Records.check``). ``schedule_arns``, when
+    given, keeps only those schedules (a rule target's lane is drawn beside them).
     """
-    named = records.scope(schedule, group, rule)
-    start = None if since is None else to_utc(since, what="since")
-    end = None if until is None else to_utc(until, what="until")
-    if start is not None and end is not None and start >= end:
-        raise ValueError(
-            f"since must come before until, got since={start.isoformat()} and "
-            f"until={end.isoformat()}"
-        )
+    records.check(which)
     current = {s.arn: s for s in records.schedules()}
     known = records.known_schedule_arns()
     # A rule target's lane draws its last definition; one whose plan is gone has no next
@@ -64,10 +51,19 @@ def timeline_data(
     candidates = dict.fromkeys([*current, *known, *rule_targets])
     current.update(rule_targets)
     if schedule_arns is not None:
-        # It narrows the schedules: a rule target's lane is drawn beside them.
         wanted = set(schedule_arns)
         candidates = {arn: None for arn in candidates if arn in wanted or arn in rule_targets}
-    arns = [arn for arn in candidates if named.matches_arn(arn)]
+    # Lanes are chosen by where they come from; ``filtered`` narrows them by target after.
+    lanes = RecordFilter(schedule=which.schedule, group=which.group, rule=which.rule)
+    arns = [
+        arn
+        for arn in candidates
+        if (
+            lanes.keeps_definition(rule_targets[arn])
+            if arn in rule_targets
+            else lanes.keeps_schedule_arn(arn)
+        )
+    ]
     kept = set(arns)
     gone = [arn for arn in arns if arn not in current]
     schedules: list[Schedule] = [current[arn] for arn in arns if arn in current]
@@ -79,18 +75,23 @@ def timeline_data(
         activity=[
             a
             for a in records.activity()
-            if a.schedule_arn in kept or isinstance(scheduler_arn(a.schedule_arn), GroupArn)
+            if source_key(a) in kept
+            or (a.rule_arn is None and isinstance(scheduler_arn(a.schedule_arn), GroupArn))
         ],
-        dead_letters=[d for d in records.dead_letters() if d.schedule_arn in kept],
+        dead_letters=[d for d in records.dead_letters() if source_key(d) in kept],
         now=now,
-        upcoming=_Upcoming(records, current, now, end),
+        upcoming=_Upcoming(records, current, now, which.until),
         origins=records.origins_of(arns),
     )
-    if target_arn is None and start is None and end is None:
+    if which.target_arn is None and which.since is None and which.until is None:
         # The lanes are already those asked for; narrowing again would only cost time.
         return data
     return data.filtered(
-        schedule=schedule, group=group, target_arn=target_arn, since=start, until=end
+        schedule=which.schedule,
+        group=which.group,
+        target_arn=which.target_arn,
+        since=which.since,
+        until=which.until,
     )
 
 

@@ -4,7 +4,7 @@ The flow is ``api/ -> state/ <- dispatch/ -> targets/``, with ``expressions/``, 
 ``formats/`` and ``settings/`` below and ``records/`` beside; ``wire/`` and ``plugin/`` are the
 ways in. The top level holds only the entry points. No import circle between wings, each
 wing imports only what sits below it, and no module but the vendored service model grows
-past 400 lines.
+past 600 lines.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__import__("pytest_schedemu").__file__).parent
-MAX_LINES = 400
+MAX_LINES = 600
 
 
 def _modules() -> dict[str, Path]:
