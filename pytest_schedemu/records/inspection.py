@@ -10,11 +10,14 @@ had, a filter that cannot match, and a failed assertion are reported at the call
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import tempfile
+import warnings
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, TypeVar, Union, cast
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.times import Instant
@@ -43,6 +46,45 @@ StrPath = Union[str, "os.PathLike[str]"]
 # pytest hides this module's frames from the tracebacks of the errors raised for the caller.
 __tracebackhide__ = raised_for_the_caller
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _once_positional(*names: str) -> Callable[[_Method], _Method]:
+    """Accept, for one more release, filters passed by position in the order a method took
+    them before every filter became keyword-only (``names``, after the parameters still
+    positional); a call that does so is warned (DeprecationWarning), then served."""
+
+    def wrap(method: _Method) -> _Method:
+        positional = sum(
+            parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+            for parameter in inspect.signature(method).parameters.values()
+        )
+
+        @functools.wraps(method)
+        def served(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            extra = args[positional:]
+            if extra:
+                moved = names[: len(extra)]
+                if len(extra) > len(names) or any(name in kwargs for name in moved):
+                    raise TypeError(
+                        f"{method.__name__}() takes its filters by name: "
+                        + ", ".join(f"{name}=" for name in names)
+                    )
+                warnings.warn(
+                    f"{method.__name__}(): pass {', '.join(f'{n}=' for n in moved)} by name; "
+                    "filters by position are accepted until the next release",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs.update(zip(moved, extra))
+                args = args[:positional]
+            return method(*args, **kwargs)
+
+        return cast(_Method, served)
+
+    return wrap
+
 
 class Inspection:
     """Queries and assertions over an emulator's records."""
@@ -54,6 +96,7 @@ class Inspection:
     # -- queries ---------------------------------------------------------------------------
 
     @documents_filters
+    @_once_positional("group", "target_arn")
     def attempts(
         self,
         schedule: str | None = None,
@@ -67,6 +110,7 @@ class Inspection:
         return self._records.attempts(which)
 
     @documents_filters
+    @_once_positional("schedule", "group")
     def deliveries(
         self,
         target_arn: str | None = None,
@@ -82,6 +126,7 @@ class Inspection:
         return self._records.attempts(which)
 
     @documents_filters
+    @_once_positional("schedule", "group")
     def dead_letters(
         self,
         queue_arn: str | None = None,
@@ -95,6 +140,7 @@ class Inspection:
         return self._records.dead_letters(which)
 
     @documents_filters
+    @_once_positional("group")
     def drops(
         self, schedule: str | None = None, *, group: str | None = None, rule: str | None = None
     ) -> list[Activity]:
@@ -110,6 +156,7 @@ class Inspection:
         return self._records.unasserted_drops()
 
     @documents_filters
+    @_once_positional("group")
     def executions(
         self, schedule: str | None = None, *, group: str | None = None, rule: str | None = None
     ) -> list[Execution]:
@@ -256,6 +303,7 @@ class Inspection:
         assertions.assert_not_delivered(self._records, self.clock, which, payload, payload_contains)
 
     @documents_filters
+    @_once_positional("schedule", "attributes")
     def assert_dead_lettered(
         self,
         queue_arn: str,

@@ -100,3 +100,34 @@ def test_a_filter_read_from_a_query_takes_only_its_names_and_no_blanks() -> None
     which = RecordFilter.of(query, ("schedule", "group", "since"))
     assert which == RecordFilter(schedule="s1", since=datetime(2026, 3, 1, 12, tzinfo=timezone.utc))
     assert which.given == {"schedule": "s1", "since": which.since}
+
+
+def test_filters_passed_by_their_old_positions_still_work_for_a_release_and_warn(
+    played: Emulator,
+) -> None:
+    calls = [
+        (played.attempts, ("s1", "default"), ("s1",), {"group": "default"}),
+        (
+            played.deliveries,
+            (QUEUE, "s1", "default"),
+            (QUEUE,),
+            {"schedule": "s1", "group": "default"},
+        ),
+        (played.dead_letters, (DLQ, "bad"), (DLQ,), {"schedule": "bad"}),
+        (played.drops, (None, "default"), (), {"group": "default"}),
+        (played.executions, ("s1", "default"), ("s1",), {"group": "default"}),
+    ]
+    for method, old, kept, by_name in calls:
+        with pytest.warns(DeprecationWarning, match="by name"):
+            found = method(*old)
+        assert found == method(*kept, **by_name)
+    assert played.executions("s1", group="default")
+    with pytest.warns(DeprecationWarning):
+        letters = played.assert_dead_lettered(
+            DLQ, None, "bad", {"ERROR_CODE": "AccessDeniedException"}
+        )
+    assert letters == played.dead_letters(DLQ, schedule="bad")
+    with pytest.raises(TypeError, match="by name"):
+        played.drops("s1", "default", "extra")
+    with pytest.raises(TypeError, match="by name"):
+        played.attempts("s1", "default", group="default")
