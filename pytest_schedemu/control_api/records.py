@@ -126,7 +126,7 @@ class RecordRoutes:
 
             def keep(letter: Any) -> bool:
                 return (queue_arn is None or letter.queue_arn == queue_arn) and named.matches_arn(
-                    letter.schedule_arn
+                    letter.producer_key
                 )
 
         filters = {"queue_arn": queue_arn, "schedule": schedule, "group": group, "rule": rule}

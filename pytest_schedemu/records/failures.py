@@ -61,7 +61,7 @@ def attempt_line(attempt: Attempt) -> str:
         kind = "retryable" if attempt.retryable else "permanent"
         outcome = f"FAILED {attempt.error_code} ({kind})"
     return (
-        f"  {ztime(attempt.attempted_at)} {schedule_of(attempt.schedule_arn)} "
+        f"  {ztime(attempt.attempted_at)} {schedule_of(attempt.producer_key)} "
         f"#{attempt.attempt_number} {outcome} {cut(attempt.input)}"
     )
 
@@ -70,7 +70,7 @@ def letter_line(letter: DeadLetter) -> str:
     attributes = letter.attributes
     sent = ztime(letter.sent_at) if letter.sent_at else "?"
     return (
-        f"  {sent} {schedule_of(letter.schedule_arn)} scheduled "
+        f"  {sent} {schedule_of(letter.producer_key)} scheduled "
         f"{ztime(letter.scheduled_time)} {attributes.get('ERROR_CODE')} after "
         f"{attributes.get('RETRY_ATTEMPTS')} retries"
     )
@@ -80,7 +80,7 @@ def drop_line(drop: Activity) -> str:
     scheduled = ztime(drop.scheduled_time) if drop.scheduled_time else "?"
     how = "dropped" if drop.kind == "dropped" else "dead letter not sent"
     return (
-        f"  {ztime(drop.at)} {schedule_of(drop.schedule_arn)} scheduled {scheduled} "
+        f"  {ztime(drop.at)} {schedule_of(drop.producer_key)} scheduled {scheduled} "
         f"{how}: {cut(drop.detail)}"
     )
 

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.records.failures import schedule_of
 from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.reader import Records, target_matches
 from pytest_schedemu.records.scope import Scope
@@ -167,35 +167,30 @@ def require_time_passed(
     __tracebackhide__ = True
     if clock.real_time:
         return
-    definitions = records.last_definitions(
-        [*records.known_schedule_arns(), *records.known_rule_targets()]
-    )
+    rule_targets = records.known_rule_targets()
+    definitions = records.last_definitions([*records.known_schedule_arns(), *rule_targets])
     scope = {
         arn: s
         for arn, s in definitions.items()
-        if in_scope(s) and named.matches(arn, s.group_name, s.name, _rule_of(s))
+        if in_scope(s) and named.matches(arn, s.group_name, s.name, rule_targets.get(arn))
     }
     if not scope:
         return
     last_arn, last = max(scope.items(), key=lambda item: item[1].last_modification_date)
     changed = last.last_modification_date
     if clock.now() > changed or any(
-        a.attempted_at >= changed and a.schedule_arn in scope for a in records.attempts()
+        a.attempted_at >= changed and a.producer_key in scope for a in records.attempts()
     ):
         return
     # A schedule updated at the instant it was created has both dates equal; the activity
     # says which came last.
     updated = any(
-        a.schedule_arn == last_arn and a.at == changed for a in records.activity("updated")
+        a.producer_key == last_arn and a.at == changed for a in records.activity("updated")
     )
     change = "updated" if updated else "created"
-    what = last.label if isinstance(last, RuleTargetSchedule) else f"{last.group_name}/{last.name}"
+    what = schedule_of(last_arn)
     raise DeliveryAssertionError(
         f"{verdict}, but the clock never moved after {what} was {change} at "
         f"{ztime(changed)}: nothing could have been {happened} since. Move the clock "
         "(advance, move_to or tick) past what must not happen, then assert."
     )
-
-
-def _rule_of(schedule: Schedule) -> str | None:
-    return schedule.rule_arn if isinstance(schedule, RuleTargetSchedule) else None

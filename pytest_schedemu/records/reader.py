@@ -215,7 +215,7 @@ class Records:
         def keep(a: Attempt) -> bool:
             return (
                 (target_arn is None or target_matches(a.target_arn, target_arn))
-                and named.matches(a.schedule_arn, a.group_name, a.schedule_name, a.rule_arn)
+                and named.matches(a.producer_key, a.group_name, a.schedule_name, a.rule_arn)
                 and (succeeded is None or a.succeeded == succeeded)
             )
 
@@ -271,7 +271,7 @@ class Records:
         return [
             d
             for d in letters
-            if queue_arn in (None, d.queue_arn) and named.matches_arn(d.schedule_arn)
+            if queue_arn in (None, d.queue_arn) and named.matches_arn(d.producer_key)
         ]
 
     def activity(self, kind: str | None = None) -> list[Activity]:
@@ -286,7 +286,7 @@ class Records:
         ``schedule``, ``group`` and ``rule`` are checked and matched as ``attempts`` has
         them."""
         named = self.scope(schedule, group, rule)
-        return [d for d in self._history.activity(DROP_KINDS) if named.matches_arn(d.schedule_arn)]
+        return [d for d in self._history.activity(DROP_KINDS) if named.matches_arn(d.producer_key)]
 
     def note_asserted_drops(self, drops: Iterable[Activity]) -> None:
         """Keep note that the test asserted ``drops``: they are no longer unasserted."""

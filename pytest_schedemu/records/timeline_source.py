@@ -79,9 +79,9 @@ def timeline_data(
         activity=[
             a
             for a in records.activity()
-            if a.schedule_arn in kept or isinstance(scheduler_arn(a.schedule_arn), GroupArn)
+            if a.producer_key in kept or isinstance(scheduler_arn(a.producer_key), GroupArn)
         ],
-        dead_letters=[d for d in records.dead_letters() if d.schedule_arn in kept],
+        dead_letters=[d for d in records.dead_letters() if d.producer_key in kept],
         now=now,
         upcoming=_Upcoming(records, current, now, end),
         origins=records.origins_of(arns),
