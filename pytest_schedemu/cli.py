@@ -158,7 +158,7 @@ def _log_attempt(attempt: Any) -> None:
         outcome = f"{kind} code={attempt.error_code}"
     logger.info(
         "attempt schedule=%s target=%s scheduled=%s attempt=%d outcome=%s",
-        attempt.schedule_arn,
+        attempt.producer_key,
         attempt.target_arn,
         ztime(attempt.scheduled_time),
         attempt.attempt_number,

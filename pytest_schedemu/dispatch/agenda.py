@@ -20,6 +20,7 @@ from typing import Any
 
 from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.producers import Producer
 from pytest_schedemu.dispatch.queue import (
     COMPLETION_CHECK,
     FIRST_ATTEMPT,
@@ -29,8 +30,7 @@ from pytest_schedemu.dispatch.queue import (
     WorkItem,
 )
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
-from pytest_schedemu.model.resources import Schedule, ScheduleGroup
-from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import MoveAttempts, PendingWork
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
@@ -142,24 +142,14 @@ class Agenda:
         plan: Plan = item.subject
         schedule = plan.schedule
         if kind == COMPLETION_CHECK:
-            return PendingWork(
-                from_epoch(due),
-                "deletion",
-                schedule.name,
-                schedule.group_name,
-                plan.arn,
-                None,
-                None,
-            )
+            return _work(due, "deletion", plan.producer, None, None)
         # An occurrence makes its first attempt as it falls due, unless a flexible window
         # puts it off (then it is pending as a first attempt once generated).
         at_once = self._planner.first_attempt_due(plan, item.nominal, due) == due
-        return PendingWork(
-            from_epoch(due),
+        return _work(
+            due,
             "occurrence",
-            _name(schedule),
-            schedule.group_name,
-            plan.arn,
+            plan.producer,
             schedule.target.arn,
             1 if at_once else None,
             from_epoch(item.nominal),
@@ -167,17 +157,38 @@ class Agenda:
 
 
 def _attempt_work(due: int, kind: int, occurrence: Occurrence, number: int) -> PendingWork:
-    schedule = occurrence.schedule
-    return PendingWork(
-        from_epoch(due),
+    return _work(
+        due,
         _ATTEMPT_KINDS[kind],
-        _name(schedule),
-        schedule.group_name,
-        occurrence.plan.arn,
-        schedule.target.arn,
+        occurrence.producer,
+        occurrence.schedule.target.arn,
         number,
         from_epoch(occurrence.nominal),
         occurrence.fired > 0,
+    )
+
+
+def _work(
+    due: int,
+    kind: str,
+    producer: Producer,
+    target_arn: str | None,
+    attempt_number: int | None,
+    scheduled_time: datetime | None = None,
+    fired: bool = False,
+) -> PendingWork:
+    schedule = producer.schedule
+    return PendingWork(
+        from_epoch(due),
+        kind,
+        # A rule target's work names no schedule: its rule fields say whose it is.
+        schedule.name or None,
+        schedule.group_name,
+        target_arn=target_arn,
+        attempt_number=attempt_number,
+        scheduled_time=scheduled_time,
+        fired=fired,
+        **producer.identity,
     )
 
 
@@ -187,10 +198,5 @@ def _rule_of(item: WorkItem) -> str | None:
     plan = subject.plan if isinstance(subject, Occurrence) else subject
     if not isinstance(plan, Plan):
         return None  # a group removal
-    rule_arn: str | None = plan.record_fields.get("rule_arn")
+    rule_arn: str | None = plan.producer.identity.get("rule_arn")
     return rule_arn
-
-
-def _name(schedule: Schedule) -> str | None:
-    # A rule target's work names no schedule; its rule fields say whose it is.
-    return None if isinstance(schedule, RuleTargetSchedule) else schedule.name

@@ -41,6 +41,7 @@ from pytest_schedemu.dispatch.settlement import Settlement, record
 from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
+from pytest_schedemu.model.rules import rule_target_label
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
@@ -260,13 +261,15 @@ class Dispatcher:
         return end
 
     def _runaway(self, made: list[Attempt], count: int, cap: int) -> DispatchLimitExceeded:
-        busiest = Counter(attempt.schedule_arn for attempt in made).most_common(5)
-        listing = ", ".join(f"{arn} ({count} attempts)" for arn, count in busiest)
+        busiest = Counter(attempt.producer_key for attempt in made).most_common(5)
+        # A rule target is named by its rule and its id: its records name no schedule.
+        named = ((rule_target_label(key) or key, count) for key, count in busiest)
+        listing = ", ".join(f"{name} ({count} attempts)" for name, count in named)
         return DispatchLimitExceeded(
             f"One clock operation made {count} attempts, more than "
             f"max_attempts_per_advance={cap}; the clock stopped at "
-            f"{self.now().isoformat()}. Busiest schedules: {listing}. Advance in smaller "
-            "steps, or raise or disable (None) the limit."
+            f"{self.now().isoformat()}. Busiest schedules and rule targets: {listing}. Advance in "
+            "smaller steps, or raise or disable (None) the limit."
         )
 
     def _advance_clock(self, due: int) -> None:
@@ -323,9 +326,7 @@ class Dispatcher:
         """Whether an attempt makes a call: the common case, a recording delivery nobody
         steers and no rule target whose input cannot be built, needs none (its outcome is
         OK)."""
-        return (
-            not self.controls.idle or self.delivery.needs_request or bool(self.planner.rules.broken)
-        )
+        return not self.controls.idle or self.delivery.needs_request or bool(self.planner.broken)
 
     def deliver(self, job: Job) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers; a
@@ -349,11 +350,10 @@ class Dispatcher:
         when = "on the next move" if delay == 0 else f"{delay} seconds later"
         with self.store.lock:
             self.history.add_activity(
-                Activity(
+                occurrence.producer.activity(
                     "interrupted",
                     self.now(),
-                    occurrence.plan.arn,
-                    from_epoch(occurrence.nominal),
+                    occurrence.nominal,
                     f"attempt {job.number} did not finish; it is made again {when}",
                 )
             )

@@ -1,31 +1,34 @@
 """What the dispatcher knows of each incarnation, occurrence and attempt.
 
-A ``Plan`` is one incarnation of a schedule: its compiled timeline, its activation time and
-the latest nominal time it generated. An ``Occurrence`` is one nominal time of a plan and
-its attempts. A ``Job`` is one attempt: what it sends (ids, payload, request) is worked out
-only when a delivery backend or a test needs it.
+A ``Plan`` is one incarnation of a producer (a schedule, a rule's target: ``producers``):
+its current definition, compiled, and the latest nominal time it generated. An
+``Occurrence`` is one nominal time of a plan and its attempts. A ``Job`` is one attempt:
+what it sends (ids, payload, request) is worked out only when a delivery backend or a test
+needs it.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_schedemu.delivery.backends import DeliveryRequest, Outcome
-from pytest_schedemu.dispatch.retries import Ladder, next_attempt
+from pytest_schedemu.dispatch.retries import Ladder
 from pytest_schedemu.expressions import Timeline
 from pytest_schedemu.formats import jsontext
-from pytest_schedemu.formats.times import floor_epoch, from_epoch
+from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule
 from pytest_schedemu.records import PENDING, Attempt, Execution
 from pytest_schedemu.targets import MaterializedRequest, TargetPlan, events
+
+if TYPE_CHECKING:
+    from pytest_schedemu.dispatch.producers import Producer
 
 NEVER = 1 << 62  # sorts after every real instant and incarnation number
 
 
 class Plan:
-    """The dispatcher's view of one incarnation."""
+    """The dispatcher's view of one incarnation of a producer."""
 
     __slots__ = (
         "activation",
@@ -40,6 +43,7 @@ class Plan:
         "missing",
         "next_nominal",
         "pending",
+        "producer",
         "record_fields",
         "retry",
         "schedule",
@@ -51,6 +55,7 @@ class Plan:
 
     def __init__(self, schedule: Schedule) -> None:
         self.seq = schedule.incarnation
+        #: The producer's key: a schedule's ARN, a rule target's ``<rule ARN>#<target id>``.
         # Interned: every record of every incarnation of one name shares one string.
         self.arn = sys.intern(schedule.arn)
         self.version = 0
@@ -64,47 +69,37 @@ class Plan:
         self.activation = 0
         #: Its timeline has run out and the check that deletes it when done is queued.
         self.done_generating = False
+        # What its current definition gives (``define``), copied here once per definition:
+        # the loop reads them for every occurrence.
+        self.producer: Producer
         self.timeline: Timeline
         self.target: TargetPlan
         self.missing: Outcome | None = None
         self.carries_payload = True
         self.record_fields: dict[str, Any] = {}
-        #: What its occurrences' event ids are made of: (ARN, incarnation). The targets of
-        #: one rule share the rule's, since AWS sends each of them the same event.
         self.event_key = (self.arn, self.seq)
-        #: Told apart in its attempts' execution ids (a rule target's id), or None.
         self.execution_tag: str | None = None
-        #: The retry ladder of its failed attempts (``retries``).
-        self.retry: Ladder = next_attempt
-        #: The outcome of every attempt when what it sends cannot be built (a rule target's
-        #: input), else None.
+        self.retry: Ladder
         self.broken: Outcome | None = None
 
-    def define(self, schedule: Schedule, timeline: Timeline, target: TargetPlan) -> None:
+    def define(self, producer: Producer) -> None:
         """Take a new definition (a create or an update): a new version of the plan."""
-        self.schedule = schedule
+        self.producer = producer
+        self.schedule = producer.schedule
         self.version += 1
         self.next_nominal = None
         self.done_generating = False
-        self.activation = floor_epoch(schedule.last_modification_date)
-        self.timeline = timeline
-        self.target = target
+        self.activation = producer.activation
+        self.timeline = producer.timeline
+        self.target = target = producer.target
         missing = target.missing_error
         self.missing = None if missing is None else Outcome.failure(*missing, False)
         self.carries_payload = target.carries_payload
-        # The fields every attempt record of this definition shares; a successful one
-        # only adds its attempt number.
-        self.record_fields = {
-            "schedule_arn": self.arn,
-            "target_arn": schedule.target.arn,
-            "succeeded": True,
-            "error_code": None,
-            "error_message": None,
-            "retryable": None,
-            "group_name": schedule.group_name,
-            "schedule_name": schedule.name,
-            "incarnation": self.seq,
-        }
+        self.record_fields = producer.record_fields
+        self.event_key = producer.event_key
+        self.execution_tag = producer.execution_tag
+        self.retry = producer.retry
+        self.broken = producer.broken
 
 
 class Occurrence:
@@ -121,6 +116,7 @@ class Occurrence:
         "first_due",
         "nominal",
         "plan",
+        "producer",
         "record_fields",
         "schedule",
         "status",
@@ -132,6 +128,7 @@ class Occurrence:
         self.plan = plan
         # The definition in force when the occurrence was generated: attempts replay it
         # even if an update has since replaced the plan's.
+        self.producer = plan.producer
         self.schedule = plan.schedule
         self.target = plan.target
         self.carries_payload = plan.carries_payload
@@ -158,29 +155,20 @@ class Occurrence:
         return self._event_id
 
     def snapshot(self) -> Execution:
-        schedule = self.schedule
         scheduled = from_epoch(self.nominal)
         # A timeline takes snapshots by the hundred thousand, and the event id (a UUID)
         # costs more than the rest of one: it is worked out when first read.
         known = {
-            "schedule_arn": self.plan.arn,
+            **self.producer.execution_fields,
             "scheduled_time": scheduled,
             "status": self.status,
             "attempts": tuple(self.attempts),
-            "group_name": schedule.group_name,
-            "schedule_name": schedule.name,
             "first_attempt_due": (
                 scheduled if self.first_due == self.nominal else from_epoch(self.first_due)
             ),
             "exhausted_condition": self.exhausted,
             "fired": self.fired > 0,
         }
-        if isinstance(schedule, RuleTargetSchedule):
-            known.update(
-                rule_arn=schedule.rule_arn,
-                rule_name=schedule.rule_name,
-                target_id=schedule.target_id,
-            )
         return Execution.lazily(known, self)
 
     def compute(self, name: str) -> Any:

@@ -21,7 +21,7 @@ from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.settlement import Settlement, too_old
 from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.model.resources import RetryPolicy
-from pytest_schedemu.records import INVOCATION_ERROR, Activity, ExecutionSource
+from pytest_schedemu.records import INVOCATION_ERROR, ExecutionSource
 
 EXHAUSTED = "MaximumEventAgeInSeconds"
 
@@ -76,7 +76,7 @@ def catch_up(
             continue
         detail = _detail(plan.schedule.target.retry_policy)
         for nominal in nominals:
-            history.add_activity(Activity("dropped", when, plan.arn, from_epoch(nominal), detail))
+            history.add_activity(plan.producer.activity("dropped", when, nominal, detail))
         plan.last_dispatched = nominals[-1]
         caught.incarnations.append(plan.seq)
         if not plan.timeline.recurring:
@@ -92,9 +92,8 @@ def catch_up(
             continue
         occurrence.status = INVOCATION_ERROR
         occurrence.exhausted = EXHAUSTED
-        scheduled = from_epoch(occurrence.nominal)
         history.add_activity(
-            Activity("dropped", when, occurrence.plan.arn, scheduled, _detail(policy))
+            occurrence.producer.activity("dropped", when, occurrence.nominal, _detail(policy))
         )
         caught.occurrences.append(occurrence)
         settlement.resolve(occurrence)

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from pytest_schedemu.dispatch.occurrences import NEVER, Occurrence, Plan
+from pytest_schedemu.dispatch.producers import Producer, ScheduleProducer
 from pytest_schedemu.dispatch.queue import (
     COMPLETION_CHECK,
     FIRST_ATTEMPT,
@@ -26,13 +27,12 @@ from pytest_schedemu.dispatch.queue import (
     WorkQueue,
 )
 from pytest_schedemu.dispatch.rules import RulePlanning
-from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch, to_epoch
 from pytest_schedemu.model.resources import START_DATE_GRACE, Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import CANCELLED, PENDING, RETRYING, Activity, History
 from pytest_schedemu.settings.live import LiveSettings
-from pytest_schedemu.targets import events, plan_target
+from pytest_schedemu.targets import events
 
 #: A plan's next work, (due second, nominal time): generate that nominal time then, or, when
 #: it is ``NEVER``, check then whether the plan is complete. A plain tuple: one is made for
@@ -71,7 +71,10 @@ class Planner:
         # removed), counted roughly; past half the queue they are swept out, so the queue
         # stays proportional to what is live however much churn it sees.
         self._stale = 0
-        #: The plans of scheduled rules' targets, one producer more.
+        #: Keys of the live plans whose input cannot be built: while there are any, every
+        #: attempt is made one by one, so that theirs fail (``Plan.broken``).
+        self.broken: set[str] = set()
+        #: The plans of scheduled rules' targets, one kind of producer more.
         self.rules = RulePlanning(self, now=now)
 
     # -- the store's observer ----------------------------------------------------------------
@@ -87,7 +90,7 @@ class Planner:
         self.plan_first(plan, created=previous is None)
         self.history.note_schedule(schedule, plan.arn)
         kind = "created" if previous is None else "updated"
-        self.history.add_activity(Activity(kind, self._now(), plan.arn, None, schedule.state))
+        self.history.add_activity(plan.producer.activity(kind, self._now(), None, schedule.state))
         self._notify()
 
     def restore_plan(self, schedule: Schedule, last_dispatched: int | None) -> Plan:
@@ -108,21 +111,16 @@ class Planner:
         return plan
 
     def _define(self, plan: Plan, schedule: Schedule) -> None:
-        plan.define(
-            schedule,
-            timeline(
-                parse_expression(schedule.schedule_expression),
-                timezone=schedule.timezone,
-                start_date=schedule.start_date,
-                end_date=schedule.end_date,
-                created_at=schedule.creation_date,
-            ),
-            plan_target(
-                schedule.target,
-                schedule_arn=plan.arn,
-                queue_url_template=self.settings.current.sqs_queue_url_template,
-            ),
-        )
+        template = self.settings.current.sqs_queue_url_template
+        self.define(plan, ScheduleProducer(schedule, arn=plan.arn, queue_url_template=template))
+
+    def define(self, plan: Plan, producer: Producer) -> None:
+        """Give ``plan`` the definition ``producer`` (a new version of it)."""
+        plan.define(producer)
+        if plan.broken is None:
+            self.broken.discard(plan.arn)
+        else:
+            self.broken.add(plan.arn)
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:
         plan = self.plans.pop(schedule.incarnation, None)
@@ -139,6 +137,7 @@ class Planner:
             del self.plans[plan.seq]
         if self._by_arn.get(plan.arn) is plan:
             del self._by_arn[plan.arn]
+            self.broken.discard(plan.arn)
         plan.version += 1
         self.superseded(plan)
         self.cancel_pending(plan, reason)
@@ -270,7 +269,7 @@ class Planner:
         for occurrence in sorted(plan.pending, key=lambda o: o.nominal):
             occurrence.status = CANCELLED
             self.history.add_activity(
-                Activity("cancelled", now, plan.arn, from_epoch(occurrence.nominal), reason)
+                occurrence.producer.activity("cancelled", now, occurrence.nominal, reason)
             )
         plan.pending.clear()
 
@@ -335,5 +334,6 @@ class Planner:
         self.plans.clear()
         self._by_arn.clear()
         self.rules.reset()
+        self.broken.clear()
         self.queue.clear()
         self._stale = 0

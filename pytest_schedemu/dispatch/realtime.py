@@ -33,8 +33,7 @@ from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
 from pytest_schedemu.dispatch.stepping import run_until_async
 from pytest_schedemu.errors import HandlerError, StateError
-from pytest_schedemu.formats.times import from_epoch, to_epoch
-from pytest_schedemu.records import Activity
+from pytest_schedemu.formats.times import to_epoch
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
@@ -247,11 +246,10 @@ class RealTimeService:
     def _not_delivered(self, job: Job, generation: int) -> None:
         occurrence = job.occurrence
         self._dispatcher.history.add_activity(
-            Activity(
+            occurrence.producer.activity(
                 "not_delivered",
                 self._dispatcher.now(),
-                occurrence.plan.arn,
-                from_epoch(occurrence.nominal),
+                occurrence.nominal,
                 f"attempt {job.number} did not finish before the emulator stopped",
             ),
             generation,

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pytest_schedemu.delivery.backends import ACCESS_DENIED_MESSAGE, DeadLetterRequest
 from pytest_schedemu.dispatch.deadletter import DeadLetterMessage
-from pytest_schedemu.dispatch.occurrences import Occurrence
 from pytest_schedemu.formats import jsontext
+from pytest_schedemu.formats.times import Moment
 from pytest_schedemu.records import Attempt
 from pytest_schedemu.targets import KINDS, RETRYABLE_ERROR_CODES, queue_url
 from pytest_schedemu.targets.rule_plan import RuleTargetPlan
@@ -99,24 +99,24 @@ def error_kind(code: str | None, message: str | None) -> str:
 
 
 def rule_dead_letter(
-    occurrence: Occurrence,
+    nominal: Moment,
+    event_id: str,
     target: RuleTargetPlan,
     attempt: Attempt,
     condition: str,
     queue_arn: str,
     url_template: str,
 ) -> DeadLetterRequest:
-    """The dead letter of ``occurrence``, ended by ``attempt`` for ``condition``
-    (``permanent``, ``MaximumRetryAttempts`` or ``MaximumEventAgeInSeconds``)."""
-    body = target.payload(
-        occurrence.nominal, occurrence.event_id, attempt.execution_id, attempt.attempt_number
-    )
+    """The dead letter of the occurrence at ``nominal`` whose event is ``event_id``, ended
+    by ``attempt`` for ``condition`` (``permanent``, ``MaximumRetryAttempts`` or
+    ``MaximumEventAgeInSeconds``)."""
+    body = target.payload(nominal, event_id, attempt.execution_id, attempt.attempt_number)
     if target.broken is not None:
         # Nothing could be built for the target: the event it was matched with.
-        body = jsontext.dumps_compact(target.event(occurrence.nominal, occurrence.event_id))
+        body = jsontext.dumps_compact(target.event(nominal, event_id))
     code = attempt.error_code or ""
     attributes = {
-        "RULE_ARN": target.schedule_arn,
+        "RULE_ARN": target.rule_arn,
         "TARGET_ARN": attempt.target_arn,
         "ERROR_CODE": error_kind(attempt.error_code, attempt.error_message),
         # SQS refuses an empty attribute value: the code stands in for a missing message.

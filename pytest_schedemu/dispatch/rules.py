@@ -2,10 +2,11 @@
 
 The store tells the planner of every change to a rule (``rule_saved``) and of its removal
 (``rule_removed``). Each target of a rule with a ``ScheduleExpression`` gets a plan of its
-own, keyed ``<rule ARN>#<target id>`` (``rule_target_key``), with the target's
-incarnation: its occurrences, attempts, retries, dead letters and timeline lane are its
-own, on the queue, settlement and bulk play every schedule uses. What a rule adds is
-EventBridge's (docs/eventbridge-rules.md):
+own, keyed ``<rule ARN>#<target id>`` (``rule_target_key``) inside the dispatcher, with the
+target's incarnation and a ``RuleTargetProducer`` for each of its definitions: its
+occurrences, attempts, retries, dead letters and timeline lane are its own, on the queue,
+settlement and bulk play every schedule uses. What a rule adds is EventBridge's
+(docs/eventbridge-rules.md):
 
 - UTC only; no flexible window, no start or end, nothing after completion.
 - A rule fires at its expression's instants strictly after it was activated (created, given
@@ -27,6 +28,9 @@ EventBridge's (docs/eventbridge-rules.md):
   same event, as on AWS; their execution ids differ.
 - Retries follow EventBridge's ladder (``retries.eventbridge_next_attempt``).
 
+The producer (``producers.rule_targets``) says how a definition fires, retries and
+dead-letters; this module decides when a target gets a new definition, and when it goes.
+
 Everything here runs under the store's lock.
 """
 
@@ -36,25 +40,21 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pytest_schedemu.delivery.backends import Outcome
 from pytest_schedemu.dispatch.occurrences import Plan
-from pytest_schedemu.dispatch.retries import eventbridge_next_attempt
-from pytest_schedemu.expressions import parse_expression, timeline
+from pytest_schedemu.dispatch.producers import RuleTargetProducer
 from pytest_schedemu.model.rules import (
     Rule,
     RuleTarget,
     RuleTargetSchedule,
     rule_target_schedule,
 )
-from pytest_schedemu.records import Activity
-from pytest_schedemu.targets.rule_plan import plan_rule_target
 
 if TYPE_CHECKING:
     from pytest_schedemu.dispatch.planner import Planner
 
 #: What a target's plan was made from: the rule's expression, whether it fires, when it
 #: was activated, and the target. A change to any re-plans the target.
-_Source = tuple[str | None, bool, datetime, RuleTarget]
+_MadeFrom = tuple[str | None, bool, datetime, RuleTarget]
 
 
 class RulePlanning:
@@ -64,10 +64,7 @@ class RulePlanning:
         self._planner = planner
         self._now = now
         #: rule ARN -> target id -> (its live plan, what it was made from)
-        self._plans: dict[str, dict[str, tuple[Plan, _Source]]] = {}
-        #: Keys of the live plans whose input cannot be built: while there are any, every
-        #: attempt is made one by one, so that theirs fail (``Plan.broken``).
-        self.broken: set[str] = set()
+        self._plans: dict[str, dict[str, tuple[Plan, _MadeFrom]]] = {}
 
     def saved(self, rule: Rule) -> None:
         """Plan the targets of ``rule`` as it now stands."""
@@ -83,7 +80,7 @@ class RulePlanning:
                 self._retire(plan, reason)
         now = self._now()
         for target in wanted.values():
-            source = _source(rule, target)
+            source = _made_from(rule, target)
             found = live.get(target.id)
             definition = rule_target_schedule(rule, target, now)
             if found is None:
@@ -134,7 +131,7 @@ class RulePlanning:
             plan.last_dispatched = last_dispatched
             plan.fires = fires
             self._planner.adopt(plan)
-            live[target.id] = (plan, _source(rule, target))
+            live[target.id] = (plan, _made_from(rule, target))
             definitions.append(definition)
         return definitions
 
@@ -145,56 +142,26 @@ class RulePlanning:
 
     def reset(self) -> None:
         self._plans.clear()
-        self.broken.clear()
 
     def _define(
         self, plan: Plan, definition: RuleTargetSchedule, rule: Rule, target: RuleTarget
     ) -> Plan:
         planner = self._planner
-        planned = plan_rule_target(
-            definition.target,
-            rule_arn=rule.arn,
-            rule_name=rule.name,
-            account=rule.account_id,
-            region=rule.region,
-            target_id=target.id,
-            input_path=target.input_path,
-            transformer=target.input_transformer,
-            queue_url_template=planner.settings.current.sqs_queue_url_template,
+        template = planner.settings.current.sqs_queue_url_template
+        planner.define(
+            plan, RuleTargetProducer(definition, rule, target, queue_url_template=template)
         )
-        plan.define(
-            definition,
-            timeline(
-                parse_expression(definition.schedule_expression),
-                timezone="UTC",
-                created_at=rule.activated_at,
-            ),
-            planned,
-        )
-        # Strictly after the change: at that instant the rule (or the target) was not yet
-        # there to fire, and rate() counts its first period from it.
-        plan.activation += 1
-        plan.record_fields.update(rule_arn=rule.arn, rule_name=rule.name, target_id=target.id)
-        plan.event_key = (rule.arn, rule.incarnation)
-        plan.execution_tag = target.id
-        plan.retry = eventbridge_next_attempt
-        plan.broken = None if planned.broken is None else Outcome.failure(*planned.broken, False)
-        if plan.broken is None:
-            self.broken.discard(plan.arn)
-        else:
-            self.broken.add(plan.arn)
         planner.history.note_rule_target(definition)
         return plan
 
     def _retire(self, plan: Plan, reason: str) -> None:
-        self.broken.discard(plan.arn)
         self._activity("deleted", plan, reason)
         self._planner.retire(plan, reason)
 
     def _activity(self, kind: str, plan: Plan, detail: str | None = None) -> None:
         shown = plan.schedule.state if detail is None else detail
-        self._planner.history.add_activity(Activity(kind, self._now(), plan.arn, None, shown))
+        self._planner.history.add_activity(plan.producer.activity(kind, self._now(), None, shown))
 
 
-def _source(rule: Rule, target: RuleTarget) -> _Source:
+def _made_from(rule: Rule, target: RuleTarget) -> _MadeFrom:
     return (rule.schedule_expression, rule.fires, rule.activated_at, target)

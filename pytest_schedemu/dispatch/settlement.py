@@ -13,10 +13,8 @@ from typing import Callable
 
 from pytest_schedemu.delivery.backends import DeadLetterRequest, Delivery, Outcome
 from pytest_schedemu.delivery.steering import TargetControls
-from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
-from pytest_schedemu.dispatch.rule_letters import rule_dead_letter
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.model.resources import RetryPolicy
@@ -25,15 +23,13 @@ from pytest_schedemu.records import (
     PENDING,
     RETRYING,
     SUCCESS,
-    Activity,
     Attempt,
     DeadLetter,
     History,
 )
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.targets import missing_target_error, queue_url, target_kind
-from pytest_schedemu.targets.rule_plan import RuleTargetPlan
+from pytest_schedemu.targets import missing_target_error, target_kind
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
 
@@ -134,11 +130,10 @@ class Settlement:
             self._send_dead_letter(occurrence, dead_letter, generation)
         else:
             self._history.add_activity(
-                Activity(
+                occurrence.producer.activity(
                     "dropped",
                     self._now(),
-                    occurrence.plan.arn,
-                    from_epoch(occurrence.nominal),
+                    occurrence.nominal,
                     f"{attempt.error_code}: {attempt.error_message}",
                 ),
                 generation,
@@ -176,32 +171,9 @@ class Settlement:
         queue_arn = occurrence.schedule.target.dead_letter_arn
         if queue_arn is None:
             return None
-        target = occurrence.target
-        if isinstance(target, RuleTargetPlan):
-            template = self._settings.current.sqs_queue_url_template
-            return rule_dead_letter(occurrence, target, attempt, condition, queue_arn, template)
-        # A target whose request carries no payload has none to shorten.
-        payload = attempt.input if attempt.input is not None else ""
-        shortened, payload_length = occurrence.target.shortener(payload)
-        message = build_dead_letter(
-            body=attempt.request_text,
-            error_code=attempt.error_code or "",
-            error_message=attempt.error_message or "",
-            execution_id=attempt.execution_id,
-            exhausted_condition=None if condition == "permanent" else condition,
-            retry_attempts=attempt.attempt_number - 1,
-            scheduled_time=occurrence.nominal,
-            schedule_arn=occurrence.plan.arn,
-            target_arn=attempt.target_arn,
-            max_bytes=self._settings.current.max_dead_letter_bytes,
-            shortened=shortened,
-            payload_length=payload_length,
-        )
-        return DeadLetterRequest(
-            queue_arn=queue_arn,
-            queue_url=queue_url(queue_arn, self._settings.current.sqs_queue_url_template) or "",
-            body=message.body,
-            message_attributes=message.message_attributes,
+        producer = occurrence.producer
+        return producer.dead_letter(
+            occurrence, attempt, condition, queue_arn, self._settings.current
         )
 
     def _send_dead_letter(
@@ -217,7 +189,7 @@ class Settlement:
             name: value["StringValue"] for name, value in request.message_attributes.items()
         }
         now = self._now()
-        scheduled = from_epoch(occurrence.nominal)
+        producer = occurrence.producer
         if outcome.ok:
             self._history.add_dead_letter(
                 DeadLetter(
@@ -225,20 +197,17 @@ class Settlement:
                     body=request.body,
                     payload=jsontext.loads_or_none(request.body),
                     attributes=attributes,
-                    schedule_arn=occurrence.plan.arn,
-                    scheduled_time=scheduled,
+                    scheduled_time=from_epoch(occurrence.nominal),
                     sent_at=now,
                     queue_url=request.queue_url,
-                    rule_arn=occurrence.record_fields.get("rule_arn"),
-                    rule_name=occurrence.record_fields.get("rule_name"),
-                    target_id=occurrence.record_fields.get("target_id"),
+                    **producer.identity,
                 ),
                 generation,
             )
             kind, detail = "dead_lettered", request.queue_arn
         else:
             kind, detail = "dlq_failed", f"{outcome.code}: {outcome.message}"
-        activity = Activity(kind, now, occurrence.plan.arn, scheduled, detail)
+        activity = producer.activity(kind, now, occurrence.nominal, detail)
         self._history.add_activity(activity, generation)
 
     def resolve(self, occurrence: Occurrence) -> None:
@@ -268,4 +237,4 @@ class Settlement:
             schedule.name,
             reason="auto_deleted",
         )
-        self._history.add_activity(Activity("auto_deleted", self._now(), plan.arn))
+        self._history.add_activity(plan.producer.activity("auto_deleted", self._now()))

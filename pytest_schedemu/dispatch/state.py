@@ -52,7 +52,8 @@ class Progress(NamedTuple):
     fired: int
     #: The id every attempt of it carries (a rule target's is made of its rule's).
     event_id: str
-    schedule_arn: str
+    #: What made it: a schedule's ARN, or a rule target's key (``MadeBy.producer_key``).
+    producer: str
     group_name: str
     schedule_name: str
     #: When its first attempt is or was due (its nominal time plus any flexible offset).

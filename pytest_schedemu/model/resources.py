@@ -114,6 +114,16 @@ class Schedule:
     def enabled(self) -> bool:
         return self.state == "ENABLED"
 
+    @property
+    def label(self) -> str:
+        """What it is called to a person: ``group/name``."""
+        return f"{self.group_name}/{self.name}"
+
+    @property
+    def of_rule(self) -> tuple[str, str] | None:
+        """The ARN and name of the rule whose target this is; None for a schedule."""
+        return None
+
 
 @dataclass(frozen=True)
 class ScheduleGroup:

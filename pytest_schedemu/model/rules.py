@@ -182,11 +182,11 @@ class Rule:
 
 
 def rule_target_key(rule_arn: str, target_id: str) -> str:
-    """The key of one rule target in the dispatcher and the records: ``<rule ARN>#<id>``.
+    """The key of one rule target in the dispatcher: ``<rule ARN>#<id>``.
 
-    Each target of a rule is planned, retried and drawn on its own (one lane each), so the
-    records' ``schedule_arn`` of a rule's attempt holds this key; ``rule_arn``, ``rule_name``
-    and ``target_id`` hold its parts.
+    Each target of a rule is planned, retried and drawn on its own (one lane each), under
+    this key; its records name no schedule (``schedule_arn`` None) but ``rule_arn``,
+    ``rule_name`` and ``target_id``, whose key this is again (``MadeBy.producer_key``).
     """
     return f"{rule_arn}#{target_id}"
 
@@ -232,11 +232,12 @@ class RuleTargetSchedule(Schedule):
     """One target of a rule as the clock plays it: the schedule the dispatcher plans, the
     read side remembers and a timeline lane draws for it.
 
-    A rule target is one more producer of occurrences, so it is given the shape every part
-    already reads: a UTC schedule of the rule's expression, with no flexible window, no
-    start or end and nothing after completion, aimed at the target. ``arn`` is the target's
-    key; group and name are empty (the records of a rule name no schedule), and
-    ``rule_arn``, ``rule_name`` and ``target_id`` say whose it is.
+    A rule target is one more producer of occurrences (``dispatch.producers``), whose
+    definition the planner plays as it plays a schedule's: a UTC schedule of the rule's
+    expression, with no flexible window, no start or end and nothing after completion,
+    aimed at the target. ``arn`` is the target's key; group and name are empty (the records
+    of a rule name no schedule), and ``rule_arn``, ``rule_name`` and ``target_id`` say
+    whose it is.
     """
 
     rule_arn: str = ""
@@ -250,6 +251,10 @@ class RuleTargetSchedule(Schedule):
     @property
     def label(self) -> str:
         return f"rule {self.rule_name} → {self.target_id}"
+
+    @property
+    def of_rule(self) -> tuple[str, str] | None:
+        return (self.rule_arn, self.rule_name)
 
 
 def rule_target_schedule(

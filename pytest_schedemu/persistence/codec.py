@@ -23,8 +23,8 @@ from pytest_schedemu.model.resources import (
     ScheduleGroup,
     Target,
 )
-from pytest_schedemu.model.rules import parse_rule_target_key
 from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, DeadLetter, Execution
+from pytest_schedemu.records.types import producer_fields
 
 Row = tuple[Any, ...]
 
@@ -174,7 +174,7 @@ def attempt_row(number: int, attempt: Attempt) -> Row:
         number,
         attempt.incarnation,
         floor_epoch(attempt.scheduled_time),
-        attempt.schedule_arn,
+        attempt.producer_key,
         attempt.target_arn,
         floor_epoch(attempt.attempted_at),
         attempt.attempt_number,
@@ -214,7 +214,7 @@ def attempt_from(row: Row) -> Attempt:
         _,
         incarnation,
         nominal,
-        schedule_arn,
+        producer,
         target_arn,
         attempted_at,
         number,
@@ -233,7 +233,7 @@ def attempt_from(row: Row) -> Attempt:
     input_text = text(input_value)
     request_text = text(request_value) or ""
     known = {
-        "schedule_arn": schedule_arn,
+        **producer_fields(producer),
         "target_arn": target_arn,
         "scheduled_time": from_epoch(nominal),
         "attempted_at": from_epoch(attempted_at),
@@ -250,18 +250,8 @@ def attempt_from(row: Row) -> Attempt:
         "schedule_name": name,
         "incarnation": incarnation,
         "fired": bool(fired),
-        **rule_fields(schedule_arn),
     }
     return Attempt.lazily(known, StoredAttemptFields(input_text, request_text))
-
-
-def rule_fields(key: str) -> dict[str, str]:
-    """The rule fields of a record of ``key``: its rule's ARN and name and its target id
-    when it is a rule target's key; none (their defaults, None) for a schedule's ARN."""
-    parts = parse_rule_target_key(key)
-    if parts is None:
-        return {}
-    return {"rule_arn": parts.rule_arn, "rule_name": parts.rule_name, "target_id": parts.target_id}
 
 
 def dead_letter_row(number: int, letter: DeadLetter) -> Row:
@@ -270,7 +260,7 @@ def dead_letter_row(number: int, letter: DeadLetter) -> Row:
         letter.queue_arn,
         column(letter.body),
         json.dumps(letter.attributes),
-        letter.schedule_arn,
+        letter.producer_key,
         floor_epoch(letter.scheduled_time),
         optional_instant_text(letter.sent_at),
         letter.queue_url,
@@ -279,18 +269,18 @@ def dead_letter_row(number: int, letter: DeadLetter) -> Row:
 
 
 def dead_letter_from(row: Row) -> DeadLetter:
-    _, queue_arn, body_value, attributes, schedule_arn, scheduled, sent_at, url, delivered = row
+    _, queue_arn, body_value, attributes, producer, scheduled, sent_at, url, delivered = row
     body = text(body_value) or ""
     return DeadLetter(
         queue_arn=queue_arn,
         body=body,
         payload=jsontext.loads_or_none(body),
         attributes=json.loads(attributes),
-        schedule_arn=schedule_arn,
         scheduled_time=from_epoch(scheduled),
         sent_at=optional_instant(sent_at),
         queue_url=url,
         delivered=bool(delivered),
+        **producer_fields(producer),
     )
 
 
@@ -300,20 +290,20 @@ def activity_row(number: int, activity: Activity) -> Row:
         number,
         activity.kind,
         instant_text(activity.at),
-        activity.schedule_arn,
+        activity.producer_key,
         None if scheduled is None else floor_epoch(scheduled),
         column(activity.detail),
     )
 
 
 def activity_from(row: Row) -> Activity:
-    _, kind, at, schedule_arn, scheduled, detail = row
+    _, kind, at, producer, scheduled, detail = row
     return Activity(
         kind,
         instant(at),
-        schedule_arn,
-        None if scheduled is None else from_epoch(scheduled),
-        text(detail) or "",
+        scheduled_time=None if scheduled is None else from_epoch(scheduled),
+        detail=text(detail) or "",
+        **producer_fields(producer),
     )
 
 
@@ -329,7 +319,7 @@ def occurrence_row(seq: int, progress: Progress) -> Row:
         progress.nominal,
         progress.fired,
         progress.event_id,
-        progress.schedule_arn,
+        progress.producer,
         progress.group_name,
         progress.schedule_name,
         progress.first_due,
@@ -356,7 +346,6 @@ def progress_from(row: Row) -> Progress:
 def execution_from(progress: Progress, attempts: list[Attempt]) -> Execution:
     """The record of a settled occurrence read back (``progress.status`` how it settled)."""
     return Execution(
-        schedule_arn=progress.schedule_arn,
         scheduled_time=from_epoch(progress.nominal),
         event_id=progress.event_id,
         status=progress.status,
@@ -366,5 +355,5 @@ def execution_from(progress: Progress, attempts: list[Attempt]) -> Execution:
         first_attempt_due=from_epoch(progress.first_due),
         exhausted_condition=progress.exhausted,
         fired=progress.fired > 0,
-        **rule_fields(progress.schedule_arn),
+        **producer_fields(progress.producer),
     )

@@ -21,6 +21,17 @@ def _version_1_event_id(schedule_arn: str, incarnation: int, nominal: int) -> st
     return events.event_id(schedule_arn, incarnation, nominal)
 
 
+#: Version 2's occurrences table, which ``to_version_3`` then renames a column of.
+_VERSION_2_OCCURRENCES = """CREATE TABLE occurrences (
+    seq INTEGER PRIMARY KEY,
+    incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL, fired INTEGER NOT NULL,
+    event_id TEXT NOT NULL, schedule_arn TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
+    first_due INTEGER NOT NULL, status TEXT NOT NULL, first_attempt_at INTEGER,
+    exhausted TEXT, next_number INTEGER, next_due INTEGER,
+    UNIQUE (incarnation, nominal, fired)
+)"""
+
+
 def to_version_2(connection: sqlite3.Connection) -> None:
     """Version 1 to 2: rules and their targets' plans; the fire number of occurrences
     (0 for all of version 1's), their event ids, and how many fires each plan made; the
@@ -31,7 +42,7 @@ def to_version_2(connection: sqlite3.Connection) -> None:
     connection.execute("ALTER TABLE known ADD COLUMN definition TEXT")
     # A key's columns cannot be altered: the occurrences move to a table made anew.
     connection.execute("ALTER TABLE occurrences RENAME TO occurrences_version_1")
-    connection.execute(TABLE_STATEMENTS["occurrences"])
+    connection.execute(_VERSION_2_OCCURRENCES)
     connection.execute(
         "INSERT INTO occurrences SELECT seq, incarnation, nominal, 0, "
         "schedemu_event_id(schedule_arn, incarnation, nominal), schedule_arn, grp, name, "
@@ -44,4 +55,15 @@ def to_version_2(connection: sqlite3.Connection) -> None:
     connection.execute(INDEX_STATEMENTS["rule_plans_by_rule"])
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: to_version_2}
+def to_version_3(connection: sqlite3.Connection) -> None:
+    """Version 2 to 3: the column version 2 called ``schedule_arn`` is ``producer``: it
+    holds a rule target's key too, and a rule target's records name no schedule. The
+    values stay as they are; only how they are read back changes."""
+    for table in ("occurrences", "attempts", "dead_letters", "activity"):
+        connection.execute(f"ALTER TABLE {table} RENAME COLUMN schedule_arn TO producer")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: to_version_2,
+    2: to_version_3,
+}

@@ -180,7 +180,7 @@ def _occurrences(
                 position.live.append((progress.incarnation, progress.event_id, source))
         if row[0] > dropped:
             kept_source = source if source is not None else codec.execution_from(progress, kept)
-            saved.executions.append((progress.schedule_arn, kept_source))
+            saved.executions.append((progress.producer, kept_source))
 
 
 def _known(connection: sqlite3.Connection, saved: SavedHistory, position: Position) -> None:

@@ -1,4 +1,4 @@
-"""The tables of a state file (schema version 2), and the statements that write its logs.
+"""The tables of a state file (schema version 3), and the statements that write its logs.
 
 Version 2 adds EventBridge rules (``rules``: each rule's definition with its targets;
 ``rule_plans``: where each scheduled rule target's plan stands) and the fire number of an
@@ -10,6 +10,10 @@ incarnation, which its own key does not hold. A schedule's plan and a rule targe
 how many occurrences were fired, so that a fire after a restart never takes a number,
 and so the ids, of one before it.
 
+Version 3 names the column that says what made an occurrence or a record ``producer``
+(version 2's ``schedule_arn``): it holds a schedule's ARN, or a rule target's key
+``<rule ARN>#<target id>`` (``MadeBy.producer_key``), whose records name no schedule.
+
 Columns added to a version 1 table come last, where ``ALTER TABLE`` puts them, so that a
 migrated file and a new one have the very same tables (``migrations``).
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Each table's statement, in the order an export lists the tables.
 TABLE_STATEMENTS: dict[str, str] = {
@@ -56,7 +60,7 @@ TABLE_STATEMENTS: dict[str, str] = {
     "occurrences": """CREATE TABLE occurrences (
     seq INTEGER PRIMARY KEY,
     incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL, fired INTEGER NOT NULL,
-    event_id TEXT NOT NULL, schedule_arn TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
+    event_id TEXT NOT NULL, producer TEXT NOT NULL, grp TEXT NOT NULL, name TEXT NOT NULL,
     first_due INTEGER NOT NULL, status TEXT NOT NULL, first_attempt_at INTEGER,
     exhausted TEXT, next_number INTEGER, next_due INTEGER,
     UNIQUE (incarnation, nominal, fired)
@@ -64,7 +68,7 @@ TABLE_STATEMENTS: dict[str, str] = {
     "attempts": """CREATE TABLE attempts (
     id INTEGER PRIMARY KEY,
     incarnation INTEGER NOT NULL, nominal INTEGER NOT NULL,
-    schedule_arn TEXT NOT NULL, target_arn TEXT NOT NULL, attempted_at INTEGER NOT NULL,
+    producer TEXT NOT NULL, target_arn TEXT NOT NULL, attempted_at INTEGER NOT NULL,
     attempt_number INTEGER NOT NULL, event_id TEXT NOT NULL, execution_id TEXT NOT NULL,
     input TEXT, request_text TEXT NOT NULL, succeeded INTEGER NOT NULL,
     error_code TEXT, error_message TEXT, retryable INTEGER,
@@ -73,12 +77,12 @@ TABLE_STATEMENTS: dict[str, str] = {
     "dead_letters": """CREATE TABLE dead_letters (
     id INTEGER PRIMARY KEY,
     queue_arn TEXT NOT NULL, body TEXT NOT NULL, attributes TEXT NOT NULL,
-    schedule_arn TEXT NOT NULL, scheduled_time INTEGER NOT NULL, sent_at TEXT,
+    producer TEXT NOT NULL, scheduled_time INTEGER NOT NULL, sent_at TEXT,
     queue_url TEXT NOT NULL, delivered INTEGER NOT NULL
 )""",
     "activity": """CREATE TABLE activity (
     id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL, at TEXT NOT NULL, schedule_arn TEXT NOT NULL, scheduled_time INTEGER,
+    kind TEXT NOT NULL, at TEXT NOT NULL, producer TEXT NOT NULL, scheduled_time INTEGER,
     detail TEXT NOT NULL
 )""",
     # kind: schedule (grp, name its group and name), rule_target (its key; grp, name the

@@ -16,8 +16,6 @@ from typing import Any, Callable, TypeVar
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
-from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule
 from pytest_schedemu.records.filters import RecordFilter, SourcedRecord, target_matches
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
@@ -53,13 +51,6 @@ def source_of(record: SourcedRecord) -> str:
     if record.rule_arn is not None:
         return f"rule {record.rule_name} → {record.target_id}"
     return schedule_of(record.schedule_arn or "")
-
-
-def definition_of(schedule: Schedule) -> str:
-    """A schedule's ``group/name``, or a rule target's ``rule <name> → <target id>``."""
-    if isinstance(schedule, RuleTargetSchedule):
-        return schedule.label
-    return f"{schedule.group_name}/{schedule.name}"
 
 
 def schedule_of(arn: str) -> str:
@@ -137,7 +128,7 @@ def schedules_aimed_at(records: Records, target_arn: str | None) -> list[str]:
             continue
         following = records.next_occurrence_of(s.arn)
         lines.append(
-            f"  {definition_of(s)} {s.schedule_expression!r} {s.state}, next occurrence "
+            f"  {s.label} {s.schedule_expression!r} {s.state}, next occurrence "
             + (ztime(following) if following else "none")
         )
     title = "schedules" if target_arn is None else "schedules aimed at it"

@@ -15,7 +15,7 @@ each public method's docstring gets its section on the filters it takes
 (``documents_filters``).
 
 A record says where it came from by itself: a schedule's records by their schedule ARN,
-group and name, a rule target's by ``rule_arn`` and ``rule_name`` (``source_key``). A
+group and name, a rule target's by ``rule_arn`` and ``rule_name`` (``producer_key``). A
 schedule filter never matches a rule target's records, nor a rule filter a schedule's,
 and a rule's identity is never read out of ``schedule_arn``. Whether a name ever existed
 is not the filter's business: the read side checks that (``Records.check``).
@@ -34,7 +34,6 @@ from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.times import to_utc
 from pytest_schedemu.model.arns import ScheduleFilter
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule, rule_target_key
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.targets import target_kind
 
@@ -79,14 +78,6 @@ class SourcedRecord(Protocol):
 
     @property
     def target_id(self) -> str | None: ...
-
-
-def source_key(record: SourcedRecord) -> str | None:
-    """The key of what made a record: its schedule's ARN, or its rule target's key made from
-    the record's rule fields (whatever its ``schedule_arn`` holds)."""
-    if record.rule_arn is not None:
-        return rule_target_key(record.rule_arn, record.target_id or "")
-    return record.schedule_arn
 
 
 def target_matches(target_arn: str, key: str) -> bool:
@@ -186,8 +177,9 @@ class RecordFilter:
             return False
         if self.queue_arn is not None and target.dead_letter_arn != self.queue_arn:
             return False
-        if isinstance(schedule, RuleTargetSchedule):
-            return self._of_rule(schedule.rule_arn, schedule.rule_name)
+        rule = schedule.of_rule
+        if rule is not None:
+            return self._of_rule(*rule)
         return self.rule is None and self._named.matches(
             schedule.arn, schedule.group_name, schedule.name
         )

@@ -150,7 +150,7 @@ class History:
         definition is kept, boundedly, so a picture of it still shows what it was once it
         is deleted."""
         with self._lock:
-            self._known.note(schedule, arn, self._max_records())
+            self._known.note_schedule(schedule, arn, self._max_records())
             if self.sink is not None:
                 target = schedule.target
                 noted = (arn, schedule.group_name, schedule.name, target.arn)
@@ -160,7 +160,13 @@ class History:
         """Remember that a rule's target existed (its rule's name and ARN, its target and
         dead-letter queue), and its last definition, as ``note_schedule`` does a schedule's."""
         with self._lock:
-            self._known.note(definition, definition.arn, self._max_records())
+            self._known.note_rule_target(
+                definition,
+                definition.arn,
+                definition.rule_arn,
+                definition.rule_name,
+                self._max_records(),
+            )
             if self.sink is not None:
                 target = definition.target
                 noted = (definition.arn, definition.rule_arn, definition.rule_name, target.arn)

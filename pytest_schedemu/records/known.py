@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.model.rules import RuleTargetSchedule
 
 if TYPE_CHECKING:
     from pytest_schedemu.records.history import SavedHistory
@@ -58,12 +57,19 @@ class Known:
         self.rule_targets: dict[str, str] = {}
         self.complete = True
 
-    def note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
-        if isinstance(schedule, RuleTargetSchedule):
-            self.rules.setdefault(schedule.rule_name, {})[schedule.rule_arn] = None
-            self.rule_targets[arn] = schedule.rule_arn
-        else:
-            self._add(arn, schedule.group_name, schedule.name)
+    def note_schedule(self, schedule: Schedule, arn: str, cap: int | None) -> None:
+        self._add(arn, schedule.group_name, schedule.name)
+        self._note(schedule, arn, cap)
+
+    def note_rule_target(
+        self, definition: Schedule, key: str, rule_arn: str, rule_name: str, cap: int | None
+    ) -> None:
+        """A rule target's ``definition`` (of key ``key``), of the rule ``rule_arn``."""
+        self.rules.setdefault(rule_name, {})[rule_arn] = None
+        self.rule_targets[key] = rule_arn
+        self._note(definition, key, cap)
+
+    def _note(self, schedule: Schedule, arn: str, cap: int | None) -> None:
         self.definitions.pop(arn, None)
         self.definitions[arn] = schedule
         if len(self.definitions) > KEPT_DEFINITIONS:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, Optional, TypeVar
 
 from pytest_schedemu.formats.times import EPOCH
-from pytest_schedemu.records.types import Activity
+from pytest_schedemu.records.types import Activity, producer_fields
 
 T = TypeVar("T")
 
@@ -36,8 +36,8 @@ class Log(Generic[T]):
             self.dropped += excess
 
 
-#: An Activity as kept: (kind, at, schedule ARN, scheduled time, detail), times in whole
-#: microseconds since the epoch.
+#: An Activity as kept: (kind, at, what made it as one key (``MadeBy.producer_key``),
+#: scheduled time, detail), times in whole microseconds since the epoch.
 Packed = tuple[str, int, str, Optional[int], str]
 _MICROSECOND = timedelta(microseconds=1)
 
@@ -56,20 +56,20 @@ def pack(activity: Activity, last: list[Any]) -> Packed:
     return (
         activity.kind,
         _microseconds(activity.at, last),
-        activity.schedule_arn,
+        activity.producer_key,
         None if scheduled is None else (scheduled - EPOCH) // _MICROSECOND,
         activity.detail,
     )
 
 
 def unpack(packed: Packed) -> Activity:
-    kind, at, arn, scheduled, detail = packed
+    kind, at, key, scheduled, detail = packed
     return Activity(
         kind,
         EPOCH + at * _MICROSECOND,
-        arn,
-        None if scheduled is None else EPOCH + scheduled * _MICROSECOND,
-        detail,
+        scheduled_time=None if scheduled is None else EPOCH + scheduled * _MICROSECOND,
+        detail=detail,
+        **producer_fields(key),
     )
 
 

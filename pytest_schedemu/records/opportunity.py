@@ -21,8 +21,7 @@ from typing import Any, Callable
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.records.failures import definition_of
-from pytest_schedemu.records.filters import source_key, target_matches
+from pytest_schedemu.records.filters import target_matches
 from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
@@ -176,17 +175,17 @@ def require_time_passed(
     last_arn, last = max(scope.items(), key=lambda item: item[1].last_modification_date)
     changed = last.last_modification_date
     if clock.now() > changed or any(
-        a.attempted_at >= changed and source_key(a) in scope for a in records.attempts()
+        a.attempted_at >= changed and a.producer_key in scope for a in records.attempts()
     ):
         return
     # A schedule updated at the instant it was created has both dates equal; the activity
     # says which came last.
     updated = any(
-        source_key(a) == last_arn and a.at == changed for a in records.activity("updated")
+        a.producer_key == last_arn and a.at == changed for a in records.activity("updated")
     )
     change = "updated" if updated else "created"
     raise DeliveryAssertionError(
-        f"{verdict}, but the clock never moved after {definition_of(last)} was {change} at "
+        f"{verdict}, but the clock never moved after {last.label} was {change} at "
         f"{ztime(changed)}: nothing could have been {happened} since. Move the clock "
         "(advance, move_to or tick) past what must not happen, then assert."
     )

@@ -17,7 +17,7 @@ from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.model.arns import GroupArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
-from pytest_schedemu.records.filters import RecordFilter, source_key
+from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
 
@@ -75,10 +75,10 @@ def timeline_data(
         activity=[
             a
             for a in records.activity()
-            if source_key(a) in kept
+            if a.producer_key in kept
             or (a.rule_arn is None and isinstance(scheduler_arn(a.schedule_arn), GroupArn))
         ],
-        dead_letters=[d for d in records.dead_letters() if source_key(d) in kept],
+        dead_letters=[d for d in records.dead_letters() if d.producer_key in kept],
         now=now,
         upcoming=_Upcoming(records, current, now, which.until),
         origins=records.origins_of(arns),

@@ -12,7 +12,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from pytest_schedemu.model.rules import parse_rule_target_key
+from pytest_schedemu.model.rules import parse_rule_target_key, rule_target_key
+
+#: What made a record (its ``source``): a schedule of EventBridge Scheduler, or a target of
+#: a scheduled EventBridge rule.
+SCHEDULE = "schedule"
+RULE = "rule"
+SOURCES = {
+    SCHEDULE: "a schedule: schedule_arn names it (and group_name, schedule_name where a "
+    "record has them); rule_arn, rule_name and target_id are None",
+    RULE: "a target of a scheduled EventBridge rule: rule_arn, rule_name and target_id name "
+    "it; schedule_arn is None",
+}
 
 # Execution statuses.
 SUCCESS = "success"
@@ -33,6 +44,40 @@ class FieldSource(Protocol):
 
 
 _Record = TypeVar("_Record", bound="LazyRecord")
+
+
+class MadeBy:
+    """What made a record, as its fields say (``source``, ``schedule_arn``, ``rule_arn``,
+    ``target_id``), and as one key to group records by (``producer_key``)."""
+
+    __slots__ = ()
+    schedule_arn: str | None
+    rule_arn: str | None
+    target_id: str | None
+
+    @property
+    def producer_key(self) -> str:
+        """One string per schedule or rule target: the schedule's ARN (a group's, for a
+        group's removal), or ``<rule ARN>#<target id>`` for a rule target. Records keep
+        no such field: timelines, queries and state files group records by it."""
+        arn = self.schedule_arn
+        if arn is not None:
+            return arn
+        return rule_target_key(self.rule_arn or "", self.target_id or "")
+
+
+def producer_fields(key: str) -> dict[str, Any]:
+    """The fields that say what made a record of ``key`` (a ``producer_key``)."""
+    parts = parse_rule_target_key(key)
+    if parts is None:
+        return {"source": SCHEDULE, "schedule_arn": key}
+    return {
+        "source": RULE,
+        "schedule_arn": None,
+        "rule_arn": parts.rule_arn,
+        "rule_name": parts.rule_name,
+        "target_id": parts.target_id,
+    }
 
 
 class LazyRecord:
@@ -72,11 +117,12 @@ class LazyRecord:
 
 
 @dataclass(frozen=True)
-class Attempt(LazyRecord):
+class Attempt(MadeBy, LazyRecord):
     """One delivery try of one occurrence; its ids, times, payload and request may be
     worked out on first read (``LazyRecord``)."""
 
-    schedule_arn: str
+    #: The schedule that made it; None for a rule target's (``source``).
+    schedule_arn: str | None
     target_arn: str
     scheduled_time: datetime
     attempted_at: datetime
@@ -106,38 +152,38 @@ class Attempt(LazyRecord):
     incarnation: int = 0
     #: Whether a test fired its occurrence by hand (``Emulator.fire``), out of its schedule.
     fired: bool = False
-    #: For a rule target's record: its rule's ARN and name and the target's id (its
-    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
+    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    source: str = SCHEDULE
 
 
 @dataclass(frozen=True)
-class DeadLetter:
-    """A message sent to a schedule's dead-letter queue."""
+class DeadLetter(MadeBy):
+    """A message sent to a schedule's (or a rule target's) dead-letter queue."""
 
     queue_arn: str
     body: str
     #: ``body`` parsed as JSON (not hashed: it follows from ``body``).
     payload: Any = field(hash=False)
     attributes: dict[str, str] = field(hash=False)
-    schedule_arn: str
+    #: The schedule whose occurrence it is; None for a rule target's (``source``).
+    schedule_arn: str | None
     scheduled_time: datetime
     sent_at: datetime | None = None
     queue_url: str = ""
     #: Whether the send reached the queue (False: recorded as ``dlq_failed``).
     delivered: bool = True
-    #: For a rule target's record: its rule's ARN and name and the target's id (its
-    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-
-    def __post_init__(self) -> None:
-        _name_rule_target(self)
+    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    source: str = SCHEDULE
 
 
 #: The message attributes of a dead letter (``DeadLetter.attributes``), as AWS names them;
@@ -159,11 +205,12 @@ DEAD_LETTER_ATTRIBUTES = (
 
 
 @dataclass(frozen=True)
-class Execution(LazyRecord):
-    """One occurrence of one schedule and everything that happened to it; its event id may
-    be worked out on first read (``LazyRecord``)."""
+class Execution(MadeBy, LazyRecord):
+    """One occurrence of one schedule (or rule target) and everything that happened to it;
+    its event id may be worked out on first read (``LazyRecord``)."""
 
-    schedule_arn: str
+    #: The schedule whose occurrence it is; None for a rule target's (``source``).
+    schedule_arn: str | None
     scheduled_time: datetime
     event_id: str
     status: str
@@ -177,12 +224,13 @@ class Execution(LazyRecord):
     exhausted_condition: str | None = None
     #: Whether a test fired it by hand (``Emulator.fire``), out of its schedule.
     fired: bool = False
-    #: For a rule target's record: its rule's ARN and name and the target's id (its
-    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
+    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    source: str = SCHEDULE
 
     def snapshot(self) -> Execution:
         """An execution that can no longer change (one read back from a state file, its
@@ -191,7 +239,7 @@ class Execution(LazyRecord):
 
 
 @dataclass(frozen=True)
-class Activity:
+class Activity(MadeBy):
     """Dispatcher activity other than attempts: drops, cancellations, automatic deletes…
 
     ``kind`` is one of ``ACTIVITY_KINDS``.
@@ -199,18 +247,18 @@ class Activity:
 
     kind: str
     at: datetime
-    schedule_arn: str
+    #: The schedule it happened to (a group's ARN for a group's removal); None for a rule
+    #: target's (``source``).
+    schedule_arn: str | None
     scheduled_time: datetime | None = None
     detail: str = ""
-    #: For a rule target's record: its rule's ARN and name and the target's id (its
-    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-
-    def __post_init__(self) -> None:
-        _name_rule_target(self)
+    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    source: str = SCHEDULE
 
 
 #: Every kind of ``Activity``, with what it records.
@@ -282,24 +330,10 @@ class PendingWork:
     scheduled_time: datetime | None = None
     #: Whether the occurrence was fired by hand (``Emulator.fire``).
     fired: bool = False
-    #: For a rule target's record: its rule's ARN and name and the target's id (its
-    #: ``schedule_arn`` then holds the target's key, ``<rule ARN>#<target id>``); None for
+    #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-
-    def __post_init__(self) -> None:
-        _name_rule_target(self)
-
-
-def _name_rule_target(record: Any) -> None:
-    """Fill a record's rule fields from its key, when it names a rule target: a record of
-    a rule target is the same however it was made."""
-    key = record.schedule_arn
-    if record.rule_arn is None and key is not None and "#" in key:
-        parts = parse_rule_target_key(key)
-        if parts is not None:
-            object.__setattr__(record, "rule_arn", parts.rule_arn)
-            object.__setattr__(record, "rule_name", parts.rule_name)
-            object.__setattr__(record, "target_id", parts.target_id)
+    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    source: str = SCHEDULE

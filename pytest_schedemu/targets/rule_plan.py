@@ -46,7 +46,8 @@ _SCHEDULER_ONLY = frozenset({UNIVERSAL, "eventsv2"})
 class RuleTargetPlan(TargetPlan):
     """One target of a rule, prepared for its attempts. Build it with ``plan_rule_target``.
 
-    ``schedule_arn`` holds the rule's ARN: the resource its events name.
+    ``schedule_arn``, the resource its requests name, holds the rule's ARN (``rule_arn``):
+    the resource its events name.
     """
 
     rule_name: str
@@ -63,13 +64,17 @@ class RuleTargetPlan(TargetPlan):
     #: values never change, so one probe decides it for all.
     broken: tuple[str, str] | None
 
+    @property
+    def rule_arn(self) -> str:
+        return self.schedule_arn
+
     def event(self, scheduled_time: Moment, event_id: str) -> dict[str, Any]:
         return rule_input.scheduled_event(
             event_id,
             scheduled_time,
             account=self.account,
             region=self.region,
-            rule_arn=self.schedule_arn,
+            rule_arn=self.rule_arn,
         )
 
     def payload(
@@ -111,7 +116,7 @@ def _custom(plan: RuleTargetPlan, event: dict[str, Any]) -> str:
             str(transformer.get("InputTemplate", "")),
             transformer.get("InputPathsMap") or {},
             event,
-            rule_arn=plan.schedule_arn,
+            rule_arn=plan.rule_arn,
             rule_name=plan.rule_name,
         )
     return jsontext.dumps_compact(event)
@@ -130,7 +135,8 @@ def plan_rule_target(
     queue_url_template: str = DEFAULT_SQS_QUEUE_URL_TEMPLATE,
 ) -> RuleTargetPlan:
     """Prepare the target ``target_id`` of the rule ``rule_arn``. ``target`` is the target
-    as a schedule's (``RuleTargetSchedule.target``), its ``input`` the constant Input."""
+    as the rule target's definition holds it (``RuleTargetSchedule.target``), its ``input``
+    the constant Input."""
     kind = target_kind(target.arn)
     if kind.name in _SCHEDULER_ONLY:
         kind = TargetKind(GENERIC)

@@ -220,22 +220,22 @@ def build_lanes(data: TimelineData) -> list[Lane]:
 
     for schedule in data.schedules:
         lane_of(schedule.arn, schedule.group_name, schedule.name).schedule = schedule
-    letters = {(d.schedule_arn, epoch(d.scheduled_time)): d for d in data.dead_letters}
+    letters = {(d.producer_key, epoch(d.scheduled_time)): d for d in data.dead_letters}
     fates: dict[tuple[str, float], ActivityRecord] = {}
     group_removals: list[ActivityRecord] = []
     for activity in data.activity:
         if activity.kind in _FATES:
             if activity.scheduled_time is not None:
-                fates[(activity.schedule_arn, epoch(activity.scheduled_time))] = activity
-        elif isinstance(scheduler_arn(activity.schedule_arn), GroupArn):
+                fates[(activity.producer_key, epoch(activity.scheduled_time))] = activity
+        elif isinstance(scheduler_arn(activity.producer_key), GroupArn):
             group_removals.append(activity)
         else:
-            lane_of(activity.schedule_arn).changes.append(_change(activity))
+            lane_of(activity.producer_key).changes.append(_change(activity))
     by_schedule: dict[str, list[ExecutionRecord]] = {}
     for execution in data.executions:
-        found = by_schedule.get(execution.schedule_arn)
+        found = by_schedule.get(execution.producer_key)
         if found is None:
-            by_schedule[execution.schedule_arn] = [execution]
+            by_schedule[execution.producer_key] = [execution]
         else:
             found.append(execution)
     for arn, executions in by_schedule.items():
@@ -300,7 +300,7 @@ def _end(
     fates: dict[tuple[str, float], ActivityRecord],
 ) -> float:
     """Records how a failed or cancelled occurrence ended; returns its last instant."""
-    key = (execution.schedule_arn, nominal)
+    key = (execution.producer_key, nominal)
     record: FateRecord | None = fates.pop(key, None)
     if execution.status == "cancelled":
         fate = CANCELLED
@@ -336,7 +336,7 @@ def _place_unaccounted(
     for key, activity in fates.items():
         if activity.kind == "dead_lettered" and key in letters:
             continue
-        lane_of(activity.schedule_arn).add_end(
+        lane_of(activity.producer_key).add_end(
             epoch(activity.at), _FATES[activity.kind], NO_OCCURRENCE, activity
         )
 
@@ -351,7 +351,7 @@ def _change(activity: ActivityRecord) -> Change:
 
 
 def _mark_group_lanes(lanes: Iterable[Lane], activity: ActivityRecord) -> None:
-    removed = scheduler_arn(activity.schedule_arn)
+    removed = scheduler_arn(activity.producer_key)
     for lane in lanes:
         parts = scheduler_arn(lane.arn)
         if isinstance(parts, ScheduleArn) and parts.group_arn == removed:

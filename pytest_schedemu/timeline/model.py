@@ -54,7 +54,7 @@ class AttemptRecord(Protocol):
     """One delivery try of one occurrence."""
 
     @property
-    def schedule_arn(self) -> str: ...
+    def producer_key(self) -> str: ...
     @property
     def target_arn(self) -> str: ...
     @property
@@ -81,7 +81,7 @@ class ExecutionRecord(Protocol):
     """One occurrence of one schedule, with its attempts in order."""
 
     @property
-    def schedule_arn(self) -> str: ...
+    def producer_key(self) -> str: ...
     @property
     def group_name(self) -> str: ...
     @property
@@ -114,7 +114,7 @@ class ActivityRecord(Protocol):
     @property
     def at(self) -> datetime: ...
     @property
-    def schedule_arn(self) -> str: ...
+    def producer_key(self) -> str: ...
     @property
     def scheduled_time(self) -> datetime | None: ...
     @property
@@ -127,7 +127,7 @@ class DeadLetterRecord(Protocol):
     @property
     def queue_arn(self) -> str: ...
     @property
-    def schedule_arn(self) -> str: ...
+    def producer_key(self) -> str: ...
     @property
     def scheduled_time(self) -> datetime: ...
     @property
@@ -188,19 +188,19 @@ class TimelineData:
             executions=[
                 e
                 for e in self.executions
-                if e.schedule_arn in arns
+                if e.producer_key in arns
                 and _tried(e, target_arn)
                 and window.overlaps(e.scheduled_time, _last_instant(e))
             ],
             activity=[
                 a
                 for a in self.activity
-                if _activity_arn_kept(a.schedule_arn, arns, named) and window.overlaps(a.at, a.at)
+                if _activity_arn_kept(a.producer_key, arns, named) and window.overlaps(a.at, a.at)
             ],
             dead_letters=[
                 d
                 for d in self.dead_letters
-                if d.schedule_arn in arns
+                if d.producer_key in arns
                 and window.overlaps(d.sent_at or d.scheduled_time, d.sent_at or d.scheduled_time)
             ],
             since=window.since,
@@ -209,13 +209,13 @@ class TimelineData:
 
     def _arns_matching(self, named: ScheduleFilter, target_arn: str | None) -> set[str]:
         known = {s.arn for s in self.schedules}
-        known.update(e.schedule_arn for e in self.executions)
-        known.update(a.schedule_arn for a in self.activity)
-        known.update(d.schedule_arn for d in self.dead_letters)
+        known.update(e.producer_key for e in self.executions)
+        known.update(a.producer_key for a in self.activity)
+        known.update(d.producer_key for d in self.dead_letters)
         arns = {arn for arn in known if named.matches_arn(arn)}
         if target_arn is not None:
             aimed = {s.arn for s in self.schedules if s.target.arn == target_arn}
-            aimed.update(e.schedule_arn for e in self.executions if _tried(e, target_arn))
+            aimed.update(e.producer_key for e in self.executions if _tried(e, target_arn))
             arns &= aimed
         return arns
 

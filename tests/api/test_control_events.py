@@ -109,6 +109,7 @@ def test_pending_lists_the_work_ahead(emu: Emulator) -> None:
             "rule_arn": None,
             "rule_name": None,
             "target_id": None,
+            "source": "schedule",
         }
     ]
     assert len(call(emu, "GET", "pending")[1]["pending"]) == 2

@@ -176,7 +176,7 @@ def test_a_rule_fires_the_same_way_on_every_run(session_emulator: Emulator) -> N
             ),
         )
         made = emu.clock.advance(hours=2)
-        return [(a.schedule_arn, a.execution_id, a.attempted_at.isoformat()) for a in made]
+        return [(a.target_id, a.execution_id, a.attempted_at.isoformat()) for a in made]
 
     assert run() == run()
 
@@ -190,9 +190,7 @@ def test_a_long_quiet_stretch_of_rules_plays_in_bulk_as_item_by_item(emu: Emulat
         runs = emu.debug.bulk_runs
         made = emu.clock.advance(days=2)
         assert (emu.debug.bulk_runs > runs) == bulk
-        return [
-            (a.schedule_arn, a.event_id, a.execution_id, a.attempted_at.isoformat()) for a in made
-        ]
+        return [(a.target_id, a.event_id, a.execution_id, a.attempted_at.isoformat()) for a in made]
 
     try:
         assert play(True) == play(False)

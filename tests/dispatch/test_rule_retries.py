@@ -72,11 +72,13 @@ def test_exhausted_retries_send_eventbridges_dead_letter(emu: Emulator) -> None:
         "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
         "RETRY_ATTEMPTS": "3",
     }
-    assert (letter.rule_name, letter.target_id, letter.schedule_arn) == (
+    assert (letter.source, letter.rule_arn, letter.rule_name, letter.target_id) == (
+        "rule",
+        RULE,
         "nightly",
         "q",
-        f"{RULE}#q",
     )
+    assert letter.schedule_arn is None
     assert letter.sent_at == FIRST + timedelta(seconds=7)
     assert emu.executions(rule="nightly")[0].exhausted_condition == "MaximumRetryAttempts"
 

@@ -76,6 +76,7 @@ def records(emu: Emulator) -> dict[str, Any]:
             a.retryable,
             a.incarnation,
             a.fired,
+            a.source,
             a.rule_arn,
             a.rule_name,
             a.target_id,
@@ -89,8 +90,10 @@ def records(emu: Emulator) -> dict[str, Any]:
             e.exhausted_condition,
             e.first_attempt_due,
             e.fired,
+            e.schedule_arn,
             e.rule_arn,
             e.target_id,
+            e.source,
             *(attempt(a) for a in e.attempts),
         )
 

@@ -1,5 +1,6 @@
-"""A state file of schema version 1 (made by version 1's own schema text, ``schema_v1.sql``)
-opens, is upgraded in place to version 2, and serves what it held as if never stopped."""
+"""A state file of an older schema version (made by that version's own schema text,
+``schema_v1.sql``, ``schema_v2.sql``) opens, is upgraded in place to the current version,
+and serves what it held as if never stopped."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ import pytest
 from pytest_schedemu import Emulator, StateError
 from pytest_schedemu.persistence import schema
 from pytest_schedemu.persistence.dump import export_state
-from tests.constants import DLQ, FUNCTION, START
+from tests.constants import ACCOUNT, DLQ, FUNCTION, QUEUE, START
 from tests.helpers import create
 from tests.persistence.lives import records
 
 VERSION_1 = (Path(__file__).parent / "schema_v1.sql").read_text()
+VERSION_2 = (Path(__file__).parent / "schema_v2.sql").read_text()
+#: The columns later versions renamed: an older name, and what the current file calls it.
+RENAMED = {"schedule_arn": "producer"}
+NIGHTLY = f"arn:aws:events:us-east-1:{ACCOUNT}:rule/nightly"
 
 
 def schedules(emu: Emulator) -> None:
@@ -35,21 +40,27 @@ def schedules(emu: Emulator) -> None:
 
 
 def version_1_copy(path: Path, copy: Path) -> None:
-    """What version 1 wrote for this state: its tables, made by its schema text, holding
-    the columns it had (every row of this state is one version 1 could write)."""
+    """What version 1 wrote for this state (every row of it is one version 1 could write)."""
+    older_copy(path, copy, VERSION_1, 1)
+
+
+def older_copy(path: Path, copy: Path, text: str, version: int) -> None:
+    """What schema ``version`` wrote for this state: its tables, made by its schema
+    ``text``, holding the columns it had."""
     with (
         contextlib.closing(sqlite3.connect(copy)) as old,
         contextlib.closing(sqlite3.connect(path)) as new,
     ):
-        old.executescript(VERSION_1)
+        old.executescript(text)
         old.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-        old.execute("PRAGMA user_version = 1")
+        old.execute(f"PRAGMA user_version = {version}")
         tables = [
             row[0] for row in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         ]
         for table in tables:
             columns = [row[1] for row in old.execute(f"PRAGMA table_info({table})")]
-            rows = new.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+            current = [RENAMED.get(column, column) for column in columns]
+            rows = new.execute(f"SELECT {', '.join(current)} FROM {table}").fetchall()
             marks = ", ".join("?" * len(columns))
             old.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         old.commit()
@@ -107,3 +118,53 @@ def test_a_version_1_file_refused_read_only_is_left_as_it_was(tmp_path: Path) ->
     ):
         export_state(str(old))
     assert old.read_bytes() == before
+
+
+def rules(emu: Emulator) -> None:
+    """A scheduled rule with a target that delivers and one that fails into a dead-letter
+    queue, and a schedule beside them: version 2 kept each rule target's records under
+    its key in ``schedule_arn``."""
+    events = emu.client("events")
+    events.put_rule(Name="nightly", ScheduleExpression="rate(30 minutes)")
+    failing = {
+        "Id": "t2",
+        "Arn": FUNCTION,
+        "RetryPolicy": {"MaximumRetryAttempts": 1},
+        "DeadLetterConfig": {"Arn": DLQ},
+    }
+    events.put_targets(Rule="nightly", Targets=[{"Id": "t1", "Arn": QUEUE}, failing])
+    create(emu.client(), "beside", "rate(1 hour)")
+    emu.target(FUNCTION).fail()
+    emu.clock.advance(minutes=65)
+
+
+def test_a_version_2_file_reads_rule_records_back_as_a_rule_targets(tmp_path: Path) -> None:
+    path, old = tmp_path / "written.db", tmp_path / "version-2.db"
+    with Emulator(start=START, transport="inprocess", state=str(path)) as emu:
+        rules(emu)
+        held = records(emu)
+    older_copy(path, old, VERSION_2, 2)
+    with contextlib.closing(sqlite3.connect(old)) as database:
+        # What version 2 held: the rule target's key where a schedule's ARN would be.
+        keys = {row[0] for row in database.execute("SELECT schedule_arn FROM attempts")}
+        assert f"{NIGHTLY}#t2" in keys
+
+    with Emulator(transport="inprocess", state=str(old)) as upgraded:
+        assert records(upgraded) == held
+        letter, *_ = upgraded.dead_letters()
+        assert (letter.source, letter.schedule_arn) == ("rule", None)
+        assert (letter.rule_arn, letter.rule_name, letter.target_id) == (NIGHTLY, "nightly", "t2")
+        by_source = {a.source: a for a in upgraded.attempts()}
+        assert by_source["rule"].schedule_arn is None
+        assert by_source["schedule"].schedule_arn.endswith(":schedule/default/beside")
+        [execution, *_] = upgraded.executions(rule="nightly")
+        assert (execution.source, execution.schedule_arn, execution.rule_arn) == (
+            "rule",
+            None,
+            NIGHTLY,
+        )
+        created = [a for a in upgraded.activity("created") if a.source == "rule"]
+        assert [(a.schedule_arn, a.target_id) for a in created] == [(None, "t1"), (None, "t2")]
+    with contextlib.closing(sqlite3.connect(old)) as database:
+        assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+    assert shape(old) == shape(path)  # the very tables a new file has

@@ -142,9 +142,15 @@ def test_the_rule_scenario_exercises_what_a_rule_keeps(
 ) -> None:
     # Guards the comparison above from passing on a scenario that lost its substance.
     last = uninterrupted[-1]
-    # An attempt as records() has it: its number fourth, its rule ARN, name and target last.
+    # An attempt as records() has it: its schedule ARN first, its number fourth, its source,
+    # rule ARN, name and target last.
     by_rule = {a[-3] for a in last["attempts"]}
     assert by_rule == {None, R1, R1.replace("r1", "r2")}
+    # A rule target's attempts name no schedule, a schedule's no rule.
+    assert {(a[0] is None, a[-4], a[-3] is None) for a in last["attempts"]} == {
+        (False, "schedule", True),
+        (True, "rule", False),
+    }
     targets = {(a[-2], a[-1]) for a in last["attempts"] if a[-2] is not None}
     assert targets == {("r1", "t1"), ("r1", "t2"), ("r1", "t3"), ("r1", "t4"), ("r2", "only")}
     assert {a[3] for a in last["attempts"] if a[-1] == "t2"} == {1, 2, 3, 4, 5}

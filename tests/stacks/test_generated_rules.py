@@ -35,7 +35,7 @@ def test_cdks_hourly_report_sends_its_transformed_input_to_the_queue(billing: Em
         {"report": "hourly", "at": "2026-03-01T12:00:00Z"},
     ]
     # The target's key names the rule and CDK's target id.
-    assert {d.schedule_arn for d in sent} == {f"{report.arn}#Target0"}
+    assert {(d.source, d.rule_arn, d.target_id) for d in sent} == {("rule", report.arn, "Target0")}
 
 
 def test_cdks_hourly_report_is_retried_twice_then_dead_lettered(billing: Emulator) -> None:

@@ -45,7 +45,7 @@ class Schedule:
 
 @dataclass(frozen=True)
 class Attempt:
-    schedule_arn: str
+    producer_key: str
     target_arn: str
     scheduled_time: datetime
     attempted_at: datetime
@@ -60,7 +60,7 @@ class Attempt:
 
 @dataclass(frozen=True)
 class Execution:
-    schedule_arn: str
+    producer_key: str
     scheduled_time: datetime
     status: str
     attempts: tuple[Attempt, ...]
@@ -74,7 +74,7 @@ class Execution:
 class Activity:
     kind: str
     at: datetime
-    schedule_arn: str
+    producer_key: str
     scheduled_time: datetime | None = None
     detail: str = ""
 
@@ -82,7 +82,7 @@ class Activity:
 @dataclass(frozen=True)
 class DeadLetter:
     queue_arn: str
-    schedule_arn: str
+    producer_key: str
     scheduled_time: datetime
     sent_at: datetime | None
     attributes: dict[str, str] = field(default_factory=dict)

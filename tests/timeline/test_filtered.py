@@ -34,9 +34,9 @@ def full() -> object:
 def arns(narrowed: object) -> dict[str, list[str]]:
     return {
         "schedules": [s.arn for s in narrowed.schedules],
-        "executions": [e.schedule_arn for e in narrowed.executions],
-        "activity": [a.schedule_arn for a in narrowed.activity],
-        "dead_letters": [d.schedule_arn for d in narrowed.dead_letters],
+        "executions": [e.producer_key for e in narrowed.executions],
+        "activity": [a.producer_key for a in narrowed.activity],
+        "dead_letters": [d.producer_key for d in narrowed.dead_letters],
     }
 
 

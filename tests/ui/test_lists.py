@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import boto3
 from playwright.sync_api import expect
 
 from tests.serve.test_serve import Served
@@ -145,3 +146,31 @@ def test_every_field_is_written_as_text(laptop_page: Any, served: Served, tmp_pa
         letter,
     ):
         assert HOSTILE in shown.replace("\n", "")
+
+
+def test_a_rule_targets_records_are_listed_by_its_rule_and_target(
+    page: Any, served: Served, tmp_path: Path
+) -> None:
+    events = boto3.client(
+        "events",
+        endpoint_url=served.url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    events.put_rule(Name="nightly", ScheduleExpression="rate(1 hour)")
+    failing = {"RetryPolicy": {"MaximumRetryAttempts": 0}, "DeadLetterConfig": {"Arn": DLQ}}
+    events.put_targets(Rule="nightly", Targets=[{"Id": "q", "Arn": FUNCTION, **failing}])
+    served.control("POST", "targets/fail", {"arn": FUNCTION})
+    served.control("POST", "clock/advance", {"minutes": 61})
+    open_dashboard(page, served)
+    page.wait_for_selector("#dead-letters tbody tr")
+    # Its records name no schedule: the lists name its rule and its target.
+    assert [line.split("\t")[1] for line in rows(page, "attempts")] == ["rule nightly → q"]
+    assert "rule nightly → q" in rows(page, "dead-letters")[0]
+    page.click("#attempts tbody tr >> nth=0")
+    page.wait_for_selector("#detail-title:has-text('Attempt 1 of rule nightly → q')")
+    assert "Rule target id" in page.inner_text("#detail")
+    page.click("#dead-letters tbody tr >> nth=0")
+    page.wait_for_selector("#detail-title:has-text('Dead letter of rule nightly → q')")
+    shoot(page, tmp_path, "rule-records")

@@ -17,6 +17,13 @@ export function scheduleOf(arn) {
   return text.split(":schedule/")[1] || text;
 }
 
+// What made a record, as a person reads it: a schedule's group/name, or a rule's target
+// (whose records name no schedule).
+export function madeBy(record) {
+  if (record.source === "rule") return `rule ${record.rule_name} → ${record.target_id}`;
+  return scheduleOf(record.schedule_arn);
+}
+
 export function lastPart(arn) {
   const parts = (arn || "").split(/[:/]/);
   return parts[parts.length - 1] || arn;

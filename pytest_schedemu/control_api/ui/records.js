@@ -4,7 +4,7 @@
 
 import { api, query } from "./api.js";
 import { $, breakable, el } from "./dom.js";
-import { lastPart, pretty, scheduleOf, when } from "./format.js";
+import { lastPart, madeBy, pretty, scheduleOf, when } from "./format.js";
 import { state } from "./state.js";
 
 const RECENT = 30;
@@ -38,7 +38,7 @@ export async function refreshAttempts() {
         "tr",
         { "data-key": key, className: isShown("attempt", key) ? "selected" : "" },
         el("td", { className: "when" }, when(attempt.attempted_at)),
-        el("td", {}, breakable(scheduleOf(attempt.schedule_arn))),
+        el("td", {}, breakable(madeBy(attempt))),
         el("td", {}, attempt.attempt_number),
         el(
           "td",
@@ -84,7 +84,7 @@ export async function refreshDeadLetters() {
         el(
           "td",
           {},
-          breakable(scheduleOf(letter.schedule_arn)),
+          breakable(madeBy(letter)),
           el(
             "span",
             { className: "queue", title: letter.queue_arn },
@@ -110,7 +110,9 @@ function attemptKey(attempt) {
 }
 
 function letterKey(letter) {
-  return `${letter.schedule_arn}@${letter.scheduled_time}`;
+  // A rule target's letter names no schedule: its rule and its id tell it apart.
+  const made = letter.schedule_arn || `${letter.rule_arn}#${letter.target_id}`;
+  return `${made}@${letter.scheduled_time}`;
 }
 
 function isShown(kind, key) {
@@ -162,7 +164,7 @@ function markShownRow() {
 
 // Where a record came from: its schedule, or its rule and the rule's target.
 function whose(record) {
-  if (!record.rule_arn) return [["Schedule", record.schedule_arn]];
+  if (record.source !== "rule") return [["Schedule", record.schedule_arn]];
   return [
     ["Rule", record.rule_arn],
     ["Rule target id", record.target_id],
@@ -174,7 +176,7 @@ function showAttempt(attempt) {
   showDetail(
     "attempt",
     attemptKey(attempt),
-    `Attempt ${attempt.attempt_number} of ${scheduleOf(attempt.schedule_arn)}: ${words}`,
+    `Attempt ${attempt.attempt_number} of ${madeBy(attempt)}: ${words}`,
     fields([
       ...whose(attempt),
       ["Target", attempt.target_arn],
@@ -198,7 +200,7 @@ function showDeadLetter(letter) {
   showDetail(
     "dead-letter",
     letterKey(letter),
-    `Dead letter of ${scheduleOf(letter.schedule_arn)}`,
+    `Dead letter of ${madeBy(letter)}`,
     fields([
       ["Queue", letter.queue_arn],
       ...whose(letter),
