@@ -19,7 +19,8 @@ from pytest_schedemu.model.resources import Schedule
 from tests.constants import QUEUE, ROLE, T0
 from tests.stress.pacing import Call, run_in_step
 
-pytestmark = pytest.mark.stress
+# Past WITHIN a stalled run stops and fails with its figures, before its time runs out.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(600)]
 
 WEEK = 7 * 86400
 STEP = 300
