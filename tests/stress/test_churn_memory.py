@@ -10,7 +10,8 @@ import textwrap
 
 import pytest
 
-pytestmark = pytest.mark.stress
+# 100,000 create and delete cycles in a process of their own: 80 s on a busy machine.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(600)]
 
 SCRIPT = textwrap.dedent(
     """

@@ -8,8 +8,6 @@ or disabled, and none missing from the time it was enabled.
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Any
@@ -19,12 +17,15 @@ import pytest
 from pytest_schedemu import Emulator
 from pytest_schedemu.model.resources import Schedule
 from tests.constants import QUEUE, ROLE, T0
+from tests.stress.pacing import Call, run_in_step
 
-pytestmark = pytest.mark.stress
+# Past WITHIN a stalled run stops and fails with its figures, before its time runs out.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(600)]
 
 WEEK = 7 * 86400
 STEP = 300
-OPERATIONS_PER_STEP = 8
+#: Wall-clock seconds after which a stalled run is stopped and fails (a quiet run takes 30).
+WITHIN = 400
 NAMES = [f"s{i}" for i in range(40)]
 RATES = (1, 5, 15, 60)
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -55,9 +56,10 @@ class Recorder:
         self.inner.group_removal_scheduled(group, due)
 
 
-def worker(client: Any, seed: int, stop: threading.Event, counts: dict[str, int]) -> None:
-    rng = random.Random(seed)
-    while not stop.is_set():
+def calls_of(client: Any) -> Call:
+    """One worker's call: a random change or read of a random name, through ``client``."""
+
+    def call(rng: random.Random) -> str:
         name = rng.choice(NAMES)
         op = rng.choice(("create", "create", "update", "delete", "list", "get"))
         args = {
@@ -81,8 +83,10 @@ def worker(client: Any, seed: int, stop: threading.Event, counts: dict[str, int]
             else:
                 client.get_schedule(Name=name)
         except (client.exceptions.ConflictException, client.exceptions.ResourceNotFoundException):
-            counts["expected_errors"] += 1
-        counts[op] += 1
+            return f"{op} refused"
+        return op
+
+    return call
 
 
 def test_a_week_of_concurrent_changes_keeps_every_invariant(
@@ -93,39 +97,17 @@ def test_a_week_of_concurrent_changes_keeps_every_invariant(
         clients = [emu.client()] + [emu.client(region_name="us-east-1") for _ in range(3)]
         emu.use_transport("inprocess")
         clients += [emu.client(region_name="us-east-1") for _ in range(4)]
-        stop = threading.Event()
-        counts: list[dict[str, int]] = [defaultdict(int) for _ in clients]
-        threads = [
-            threading.Thread(target=worker, args=(client, seed, stop, counts[seed]))
-            for seed, client in enumerate(clients)
-        ]
-        began = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        deadline = began + 600
-        for step in range(WEEK // STEP):
-            emu.clock.advance(seconds=STEP)
-            # Left alone, the clock thread can hold the interpreter for most of the run;
-            # wait for the workers to make a few calls per step so changes interleave
-            # with every part of the week.
-            while (
-                sum(sum(list(c.values())) for c in counts) < (step + 1) * OPERATIONS_PER_STEP
-                and time.perf_counter() < deadline
-            ):
-                time.sleep(0.001)
-        stop.set()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - began
+        # Eight calls cross each step of the clock, one from each worker, while it moves.
+        pace = run_in_step(
+            [calls_of(client) for client in clients],
+            lambda: emu.clock.advance(seconds=STEP),
+            steps=WEEK // STEP,
+            within=WITHIN,
+        )
         end = epoch(emu.clock.now())
         attempts = emu.attempts()
         assert emu.server_errors == []
-
-    totals: dict[str, int] = defaultdict(int)
-    for per_thread in counts:
-        for op, count in per_thread.items():
-            totals[op] += count
-    operations = sum(v for k, v in totals.items() if k != "expected_errors")
+    pace.check()
 
     # Each incarnation's history: (time, enabled, period) changes, and when it went. An
     # update may change the period too: a worker updates with the expression it read,
@@ -171,12 +153,10 @@ def test_a_week_of_concurrent_changes_keeps_every_invariant(
 
     with capsys.disabled():
         print(
-            f"\nconcurrency stress: {operations} API operations in {elapsed:.1f} s "
-            f"({operations / elapsed:.0f} ops/s) over {len(changes)} incarnations, "
+            f"\nconcurrency stress: {pace.figures()}; {len(changes)} incarnations, "
             f"{len(attempts)} deliveries in a virtual week; {checked} occurrence checks: "
             f"duplicates {duplicates}, after deletion {late}, while disabled {disabled_hits}, "
-            f"missing {missing}; operations {dict(totals)}"
+            f"missing {missing}; calls {dict(sorted(pace.by_label.items()))}"
         )
-    assert operations > 1000
     assert checked > 10000
     assert (duplicates, late, disabled_hits, missing) == (0, 0, 0, 0)

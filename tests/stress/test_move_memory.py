@@ -11,7 +11,9 @@ import textwrap
 
 import pytest
 
-pytestmark = pytest.mark.stress
+# A year of a per-minute schedule, journaled to SQLite with a state file: 200 s on a busy
+# machine.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(900)]
 
 SCRIPT = textwrap.dedent(
     """

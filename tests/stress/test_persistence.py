@@ -32,7 +32,9 @@ import pytest
 from tests.constants import QUEUE, ROLE, START
 from tests.persistence.serving import Service
 
-pytestmark = pytest.mark.stress
+# 22 kills and restarts of a service process, then every record checked: 190 s on a busy
+# machine.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(900)]
 
 KILLS = 22
 WORKERS = 4

@@ -10,8 +10,6 @@ rule's activation, and none missing while the rule was enabled and the target th
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Any
@@ -21,12 +19,14 @@ import pytest
 from pytest_schedemu import Emulator
 from pytest_schedemu.model.rules import Rule
 from tests.constants import QUEUE, T0
+from tests.stress.pacing import Call, run_in_step
 
 pytestmark = pytest.mark.stress
 
 SPAN = 2 * 86400
 STEP = 300
-OPERATIONS_PER_STEP = 6
+#: Wall-clock seconds after which a stalled run is stopped and fails (a quiet run takes 10).
+WITHIN = 200
 NAMES = [f"r{i}" for i in range(12)]
 TARGET_IDS = ("a", "b", "c")
 RATES = (1, 5, 15)
@@ -58,9 +58,10 @@ class Recorder:
         self.inner.rule_removed(rule, reason)
 
 
-def worker(events: Any, seed: int, stop: threading.Event, counts: dict[str, int]) -> None:
-    rng = random.Random(seed)
-    while not stop.is_set():
+def calls_of(events: Any) -> Call:
+    """One worker's call: a random change to a random rule or its targets, through ``events``."""
+
+    def call(rng: random.Random) -> str:
         name = rng.choice(NAMES)
         op = rng.choice(("put", "put", "targets", "targets", "untarget", "state", "delete"))
         try:
@@ -78,8 +79,10 @@ def worker(events: Any, seed: int, stop: threading.Event, counts: dict[str, int]
             else:
                 events.delete_rule(Name=name, Force=True)
         except events.exceptions.ResourceNotFoundException:
-            counts["expected_errors"] += 1
-        counts[op] += 1
+            return f"{op} refused"
+        return op
+
+    return call
 
 
 def test_two_days_of_concurrent_rule_changes_keep_every_invariant(
@@ -90,29 +93,17 @@ def test_two_days_of_concurrent_rule_changes_keep_every_invariant(
         clients = [emu.client("events") for _ in range(3)]
         emu.use_transport("inprocess")
         clients += [emu.client("events") for _ in range(3)]
-        stop = threading.Event()
-        counts: list[dict[str, int]] = [defaultdict(int) for _ in clients]
-        threads = [
-            threading.Thread(target=worker, args=(client, seed, stop, counts[seed]))
-            for seed, client in enumerate(clients)
-        ]
-        began = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        deadline = began + 300
-        for step in range(SPAN // STEP):
-            emu.clock.advance(seconds=STEP)
-            while (
-                sum(sum(list(c.values())) for c in counts) < (step + 1) * OPERATIONS_PER_STEP
-                and time.perf_counter() < deadline
-            ):
-                time.sleep(0.001)
-        stop.set()
-        for thread in threads:
-            thread.join()
+        # Six calls cross each step of the clock, one from each worker, while it moves.
+        pace = run_in_step(
+            [calls_of(client) for client in clients],
+            lambda: emu.clock.advance(seconds=STEP),
+            steps=SPAN // STEP,
+            within=WITHIN,
+        )
         end = epoch(emu.clock.now())
         attempts = emu.attempts()
         assert emu.server_errors == []
+    pace.check()
 
     # What each rule target was, from each change on: (from, period or None when it does
     # not fire, the rule's activation). A target is known by its incarnation.
@@ -156,16 +147,12 @@ def test_two_days_of_concurrent_rule_changes_keep_every_invariant(
         stray += len(judged - expected)
         missing += len(expected - judged)
 
-    totals: dict[str, int] = defaultdict(int)
-    for per_thread in counts:
-        for op, count in per_thread.items():
-            totals[op] += count
     with capsys.disabled():
         print(
-            f"\nrule churn stress: {sum(totals.values())} calls over {len(spans)} rule "
-            f"targets, {len(attempts)} deliveries in two virtual days; {checked} occurrence "
-            f"checks: duplicates {duplicates}, stray {stray}, missing {missing}; {dict(totals)}"
+            f"\nrule churn stress: {pace.figures()}; {len(spans)} rule targets, "
+            f"{len(attempts)} deliveries in two virtual days; {checked} occurrence checks: "
+            f"duplicates {duplicates}, stray {stray}, missing {missing}; "
+            f"calls {dict(sorted(pace.by_label.items()))}"
         )
-    assert sum(totals.values()) > 600
     assert checked > 1000
     assert (duplicates, stray, missing) == (0, 0, 0)

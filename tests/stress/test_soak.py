@@ -25,10 +25,10 @@ from botocore.exceptions import ClientError
 from tests.constants import QUEUE, ROLE
 from tests.serve.test_serve import Served
 
-pytestmark = pytest.mark.stress
-
 WORKERS = 32
 SECONDS = float(os.environ.get("SCHEDEMU_SOAK_SECONDS", "60"))
+# The load, and time to start the service and check what it holds afterwards.
+pytestmark = [pytest.mark.stress, pytest.mark.timeout(SECONDS + 240)]
 
 
 def process_figures(pid: int) -> dict[str, int]:
