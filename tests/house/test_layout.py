@@ -280,7 +280,7 @@ ALLOWED = {
         "errors",
     },
 }
-TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "debug", "cli", "errors"}
+TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "cli", "errors"}
 #: The one module of the dispatcher persistence may see: each rule of planning and retrying
 #: exists once, in the dispatcher, and a state file is written and read back through it.
 STATE_INTERFACE = "pytest_schedemu.dispatch.state"
