@@ -68,15 +68,26 @@ class Move:
             settings.max_records, collect, lambda: dispatcher.history.dropped_records
         )
         self.durable = dispatcher.store.journal is not None
+        self._settle = dispatcher.settlement.settle
 
     # -- the drivers -------------------------------------------------------------------------
 
     def play(self) -> MoveAttempts:
         """Play the move in the caller's thread; return the attempts it made."""
-        dispatcher, settle = self.dispatcher, self.settle
+        dispatcher, settle, deliver = self.dispatcher, self.settle, self.dispatcher.deliver
         for job in self.steps():
-            if job is not None:
-                settle(job, self.delivered(job) if dispatcher.calls_targets else OK)
+            if job is None:
+                continue
+            if dispatcher.calls_targets:
+                try:
+                    # A coroutine handler is awaited in the emulator's own event loop.
+                    outcome = deliver(job)
+                except BaseException as error:
+                    self._stopped(job, error)
+                    raise
+            else:
+                outcome = OK
+            settle(job, outcome)
         return self.made.result()
 
     async def play_async(self) -> MoveAttempts:
@@ -119,7 +130,7 @@ class Move:
     def settle(self, job: Job, outcome: Outcome) -> None:
         """Settle an attempt a step made, with its delivery's outcome."""
         made, dispatcher = self.made, self.dispatcher
-        made.add(dispatcher.settlement.settle(job, outcome))
+        made.add(self._settle(job, outcome))
         made.collect_if_due()
         if self.durable:
             # A delivery with effects outside the process is made durable before the next
@@ -128,15 +139,6 @@ class Move:
             dispatcher.store.commit(batch=not dispatcher.delivery.needs_request)
         if self.cap is not None and made.count > self.cap:
             raise self._runaway()
-
-    def delivered(self, job: Job) -> Outcome:
-        """The outcome of an attempt's delivery; a coroutine handler is awaited in the
-        emulator's own event loop."""
-        try:
-            return self.dispatcher.deliver(job)
-        except BaseException as error:
-            self._stopped(job, error)
-            raise
 
     async def delivered_async(self, job: Job) -> Outcome:
         """The outcome of an attempt's delivery; a coroutine handler is awaited in the
