@@ -32,6 +32,7 @@ the slice's end, as during a sync move it sees only the move's end. A handler re
 from __future__ import annotations
 
 import asyncio
+import gc
 import math
 from collections import Counter
 from collections.abc import Generator
@@ -203,7 +204,15 @@ class Move:
         span = bulk.MIN_SPAN_SECONDS
         while True:
             before = made.count
-            played = self._play_slice(span)
+            collecting = gc.isenabled()
+            # A slice makes all its records at once and keeps them: collections during it
+            # would only rescan them (a sync move runs without the collector throughout).
+            gc.disable()
+            try:
+                played = self._play_slice(span)
+            finally:
+                if collecting:
+                    gc.enable()
             if played is None:
                 return False
             if played != limit:
