@@ -106,7 +106,7 @@ class Move:
         """Each step of the move: the attempt an item makes, to be delivered and settled
         before the next step, or None (an item that makes none, a slice played in bulk).
         When it ends, the clock stands at the target."""
-        if (yield from self._slices()):
+        if self._worth_bulk() and (yield from self._slices()):
             return
         dispatcher = self.dispatcher
         lock, limit, target = dispatcher.store.lock, self.limit, self.target
@@ -187,6 +187,17 @@ class Move:
             and not dispatcher.clock_observed()
         )
 
+    def _worth_bulk(self) -> bool:
+        """Whether to try bulk play: nothing observes the order, and the stretch from the
+        first due item to the target is long enough."""
+        dispatcher = self.dispatcher
+        least = dispatcher.bulk_min_span
+        if least is None or not self._unobserved():
+            return False
+        with dispatcher.store.lock:
+            head = dispatcher.planner.next_due()
+            return head is not None and self.limit - head >= least
+
     def _slices(self) -> Generator[None, None, bool]:
         """Play the stretch in bulk, a slice at a time (each about ``bulk.SLICE_ATTEMPTS``
         attempts, so what one holds is bounded), as far as it can, yielding after each;
@@ -194,13 +205,6 @@ class Move:
         clock stands at the end of the last one played, and item-by-item play carries on
         from there."""
         dispatcher, made, limit = self.dispatcher, self.made, self.limit
-        least = dispatcher.bulk_min_span
-        if least is None or not self._unobserved():
-            return False
-        with dispatcher.store.lock:
-            head = dispatcher.planner.next_due()
-            if head is None or limit - head < least:
-                return False
         span = bulk.MIN_SPAN_SECONDS
         while True:
             before = made.count
