@@ -69,7 +69,7 @@ class Move:
             settings.max_records, collect, lambda: dispatcher.history.dropped_records
         )
         self.durable = dispatcher.store.journal is not None
-        self._settle = dispatcher.settlement.settle
+        self._settle_attempt = dispatcher.settlement.settle
 
     # -- the drivers -------------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ class Move:
     def settle(self, job: Job, outcome: Outcome) -> None:
         """Settle an attempt a step made, with its delivery's outcome."""
         made, dispatcher = self.made, self.dispatcher
-        made.add(self._settle(job, outcome))
+        made.add(self._settle_attempt(job, outcome))
         made.collect_if_due()
         if self.durable:
             # A delivery with effects outside the process is made durable before the next
