@@ -5,6 +5,8 @@ delivered by the default recording delivery. Schedules are created through the A
 operations directly (no HTTP), since what is measured is the advance, not the API.
 
 Also measured:
+  * the same day four ways at one size: sync and async moves (``advance_async``), each in
+    bulk and item by item, against the sync move in bulk;
   * an advance over a stretch with nothing due (one at() far away), for several lengths;
   * a month of a per-minute cron schedule end to end (43,200 recorded deliveries) against
     croniter alone enumerating the same 43,200 instants.
@@ -15,6 +17,7 @@ Run: python benchmarks/bench_dispatch.py [--sizes 1000 10000 100000] [--repeats 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import resource
 import statistics
@@ -70,6 +73,35 @@ def one_day(count: int) -> dict[str, float]:
     return {"occurrences": occurrences, "seconds": elapsed}
 
 
+#: The four ways of playing one day: (async move, in bulk).
+WAYS = {
+    "sync, bulk": (False, True),
+    "sync, item by item": (False, False),
+    "async, bulk": (True, True),
+    "async, item by item": (True, False),
+}
+
+
+def one_day_by(count: int, asynchronous: bool, bulk: bool) -> float:
+    with Emulator(start=START, transport="inprocess", max_attempts_per_advance=None) as emu:
+        populate(emu, count)
+        if not bulk:
+            emu.debug.play_in_bulk_from(None)
+        span = timedelta(days=1) - timedelta(seconds=1)
+        gc.collect()
+
+        async def move() -> float:
+            started = time.perf_counter()
+            await emu.clock.advance_async(span)
+            return time.perf_counter() - started
+
+        if asynchronous:
+            return asyncio.run(move())
+        started = time.perf_counter()
+        emu.clock.advance(span)
+        return time.perf_counter() - started
+
+
 def empty_stretch(days: int) -> float:
     with Emulator(start=START, transport="inprocess") as emu:
         client = emu.client()
@@ -113,6 +145,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--ways-size", type=int, default=10000)
     args = parser.parse_args()
 
     print("one virtual day, recording delivery (median of runs)")
@@ -136,6 +169,17 @@ def main() -> None:
         print(f"µs/occ at {sizes[-1]} / at {sizes[0]} = {ratio:.2f} (target <= 1.5)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of this process: {peak:.0f} MiB")
+
+    print(f"\none virtual day over {args.ways_size} schedules, four ways (median of runs)")
+    samples: dict[str, list[float]] = {way: [] for way in WAYS}
+    for _ in range(args.repeats):
+        # Interleaved, so a slower stretch of the machine weighs on every way alike.
+        for way, (asynchronous, bulk) in WAYS.items():
+            samples[way].append(one_day_by(args.ways_size, asynchronous, bulk))
+    baseline = statistics.median(samples["sync, bulk"])
+    for way, times in samples.items():
+        seconds = statistics.median(times)
+        print(f"  {way:>20}: {seconds:7.3f} s  ({seconds / baseline:5.2f} x sync in bulk)")
 
     print("\nadvance over a stretch with nothing due (median of 200)")
     for days in (1, 365, 3650):

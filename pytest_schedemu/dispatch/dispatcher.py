@@ -1,12 +1,12 @@
-"""The dispatcher: the run loop that plays due work when the clock moves.
+"""The dispatcher: what plays due work when the clock moves.
 
 Every incarnation of a schedule has a plan (``planner``). Work items (generate an
 occurrence, a first attempt, a retry, a group removal, a completion check) sit in one queue
 ordered by the reference's key (due, incarnation, nominal time, attempt number, kind), so a
 jump of the clock plays out every occurrence and every retry of the interval in order, each
-at its own instant, in the caller's thread. ``settlement`` decides what follows each
-outcome; ``bulk`` plays long unobservable stretches at once; ``realtime`` serves a
-wall clock.
+at its own instant, in the caller's thread. ``move`` is the one loop that plays them, for a
+sync or an async move of the clock; ``settlement`` decides what follows each outcome;
+``bulk`` plays long unobservable stretches at once; ``realtime`` serves a wall clock.
 
 Deliveries run outside the store lock: a target handler may call the API over HTTP, and
 the server thread must be able to take the lock meanwhile.
@@ -15,9 +15,7 @@ the server thread must be able to take the lock meanwhile.
 from __future__ import annotations
 
 import gc
-import math
 import threading
-from collections import Counter
 from datetime import datetime
 from typing import Any, Callable
 
@@ -29,20 +27,18 @@ from pytest_schedemu.delivery.backends import (
     RecordingDelivery,
 )
 from pytest_schedemu.delivery.handler_loop import HandlerLoop
-from pytest_schedemu.delivery.handlers import CoroutineCall, failed_attempt
+from pytest_schedemu.delivery.handlers import CoroutineCall
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.agenda import Agenda
-from pytest_schedemu.dispatch.kept import KeptAttempts
+from pytest_schedemu.dispatch.move import Move
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
-from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
-from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
+from pytest_schedemu.formats.times import floor_epoch, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
-from pytest_schedemu.model.rules import rule_target_label
-from pytest_schedemu.records import PENDING, RETRYING, Activity, Attempt, History, MoveAttempts
+from pytest_schedemu.records import PENDING, RETRYING, Activity, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
@@ -84,10 +80,12 @@ class Dispatcher:
         self.delivery = delivery_backend(*self._delivery_choice)
         #: Where coroutine handlers are awaited when no async move awaits them itself.
         self.handler_loop = HandlerLoop()
-        self._set_clock = set_clock
+        #: Places the clock (at a move's target, or at an item's instant).
+        self.set_clock = set_clock
         #: The clock's reading, for the loops that run the dispatcher.
         self.now = now
-        self._clock_observed = clock_observed
+        #: Whether anything follows the clock's moves (a freezegun lockstep).
+        self.clock_observed = clock_observed
         #: Marks deliveries, so the clock refuses to move from inside one.
         self.guard = guard
         #: Play stretches at least this long in bulk when nothing can observe the order
@@ -145,7 +143,7 @@ class Dispatcher:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._run_until(target, collecting)
+            return Move(self, target, collect=collecting).play()
         finally:
             if collecting:
                 gc.enable()
@@ -153,131 +151,22 @@ class Dispatcher:
             # is where it stopped when it raised.
             self.store.commit()
 
-    def _run_until(self, target: datetime, collecting: bool) -> MoveAttempts:
-        limit = math.floor(to_epoch(target))
-        self.clock_epoch = floor_epoch(self.now())
-        cap = self.settings.current.max_attempts_per_advance
-        # What a move returns is bounded like the history: its newest ``max_records``; the
-        # rest are only counted, so a move holds no more than it keeps.
-        made = KeptAttempts(
-            self.settings.current.max_records, collecting, lambda: self.history.dropped_records
-        )
-        if self._run_in_bulk(target, limit, cap, made):
-            return made.result()
-        lock = self.store.lock
-        next_due, pop, process = self.planner.next_due, self.planner.queue.pop, self.process
-        settle = self.settlement.settle
-        durable = self.store.journal is not None
-        while True:
-            with lock:
-                due = next_due()
-                if due is None or due > limit:
-                    # Reaching the target under the lock means no change can slip in
-                    # stamped before it yet unplayed by this advance.
-                    self._set_clock(target)
-                    break
-                if due > self.clock_epoch:
-                    self._advance_clock(due)
-                due, item = pop()
-                job = process(due, item)
-            if job is None:
-                continue
-            if not self.calls_targets:
-                outcome = OK
-            else:
-                try:
-                    outcome = self.deliver(job)
-                except HandlerError as error:
-                    # A bug in the test's handler: its attempt ends failed for good, and the
-                    # move stops at that instant to raise it in the test.
-                    settle(job, failed_attempt(error))
-                    raise
-                except BaseException:
-                    # KeyboardInterrupt, SystemExit: let it through, but keep the attempt.
-                    self.interrupted(job)
-                    raise
-            made.add(settle(job, outcome))
-            made.collect_if_due()
-            if durable:
-                # A delivery with effects outside the process is made durable before the
-                # next one, so a crash repeats at most the attempt in flight; recorded
-                # attempts are seen by no one else until written, so they go in batches.
-                self.store.commit(batch=not self.delivery.needs_request)
-            if cap is not None and made.count > cap:
-                raise self._runaway(made.kept, made.count, cap)
-        return made.result()
+    async def run_until_async(self, target: datetime) -> MoveAttempts:
+        """``run_until``, from a running event loop: its ready tasks take a turn after each
+        step of the move (``move.py``), and coroutine handlers are awaited in it."""
+        try:
+            # The collector stays on: the loop's other tasks run between the steps.
+            return await Move(self, target, collect=False).play_async()
+        finally:
+            self.store.commit()
 
-    def _run_in_bulk(
-        self, target: datetime, limit: int, cap: int | None, made: KeptAttempts
-    ) -> bool:
-        """Play the stretch in bulk, a slice at a time (each about ``bulk.SLICE_ATTEMPTS``
-        attempts, so what one holds is bounded), as far as it can; whether it reached
-        ``target``. Where a slice cannot be played in bulk, the clock stands at the end of
-        the last one played, and item-by-item play carries on from there."""
-        if self.bulk_min_span is None or self.calls_targets or self._clock_observed():
-            return False
-        with self.store.lock:
-            head = self.planner.next_due()
-            if head is None or limit - head < self.bulk_min_span:
-                return False
-        span = bulk.MIN_SPAN_SECONDS
-        while True:
-            before = made.count
-            played = self._play_slice(target, limit, span, cap, made)
-            if played is None:
-                return False
-            if played == limit:
-                return True
-            self.store.commit(batch=True)
-            made.collect_if_due()
-            span = bulk.next_span(span, made.count - before, len(self.planner.queue))
-
-    def _play_slice(
-        self, target: datetime, limit: int, span: int, cap: int | None, made: KeptAttempts
-    ) -> int | None:
-        """Play the next ``span`` seconds (at most up to ``limit``) in bulk; where that
-        slice ended, or None (nothing changed) when it cannot be played in bulk."""
-        with self.store.lock:
-            head = self.planner.next_due()
-            end = limit if head is None else min(limit, max(head, self.clock_epoch) + span)
-            played = bulk.play_in_bulk(
-                self.planner,
-                limit=end,
-                start=self.clock_epoch,
-                cap=None if cap is None else cap - made.count,
-                seed=self.settings.current.seed,
-                succeed=lambda job: record(job, OK),
-            )
-            if played is None:
-                return None
-            self.bulk_runs += 1
-            self.history.add_attempts(played)
-            if end == limit:
-                self._set_clock(target)
-            else:
-                self._advance_clock(end)
-        self.history.announce(played)
-        made.extend(played)
-        return end
-
-    def _runaway(self, made: list[Attempt], count: int, cap: int) -> DispatchLimitExceeded:
-        busiest = Counter(attempt.producer_key for attempt in made).most_common(5)
-        # A rule target is named by its rule and its id: its records name no schedule.
-        named = ((rule_target_label(key) or key, count) for key, count in busiest)
-        listing = ", ".join(f"{name} ({count} attempts)" for name, count in named)
-        return DispatchLimitExceeded(
-            f"One clock operation made {count} attempts, more than "
-            f"max_attempts_per_advance={cap}; the clock stopped at "
-            f"{self.now().isoformat()}. Busiest schedules and rule targets: {listing}. Advance in "
-            "smaller steps, or raise or disable (None) the limit."
-        )
-
-    def _advance_clock(self, due: int) -> None:
+    def advance_clock(self, due: int) -> None:
+        """Move the clock to ``due``, a whole second, unless it stands there or later."""
         # An overdue item (a past at() due at its floored activation time) runs at the
         # current instant: the clock never goes back.
         if due > self.clock_epoch:
             self.clock_epoch = due
-            self._set_clock(from_epoch(due))
+            self.set_clock(from_epoch(due))
 
     def process(self, due: int, item: WorkItem) -> Job | None:
         """Do what a due item says; return the attempt to deliver, if it makes one."""
@@ -332,7 +221,7 @@ class Dispatcher:
         """The outcome of one attempt: what a test imposes, or what the backend answers; a
         coroutine handler is awaited in the emulator's own event loop."""
         with self.guard.delivering():
-            outcome = self._deliver(job)
+            outcome = self.call_target(job)
             if isinstance(outcome, CoroutineCall):
                 return self.handler_loop.run(self._guarded(outcome))
             return outcome
@@ -359,7 +248,9 @@ class Dispatcher:
             )
             self.planner.push_attempt(job.attempted_at + delay, occurrence, job.number)
 
-    def _deliver(self, job: Job) -> Outcome | CoroutineCall:
+    def call_target(self, job: Job) -> Outcome | CoroutineCall:
+        """What the attempt's target answers, or what a test imposes: an outcome, or a
+        coroutine handler's call still to await. The caller marks the delivery."""
         occurrence = job.occurrence
         if occurrence.broken is not None:
             return occurrence.broken  # nothing can be sent: nothing reaches the target

@@ -25,13 +25,11 @@ import queue
 import threading
 import time
 from collections import Counter
-from functools import partial
 
 from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
-from pytest_schedemu.dispatch.stepping import run_until_async
 from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import to_epoch
 from pytest_schedemu.settings.live import LiveSettings
@@ -74,7 +72,7 @@ class RealTimeService:
         one gets a service (returned) that runs it as time passes."""
         if isinstance(clock, VirtualClock):
             clock.attach(dispatcher.run_until, dispatcher.agenda)
-            clock.attach_async(partial(run_until_async, dispatcher))
+            clock.attach_async(dispatcher.run_until_async)
             return None
         clock.attach(None, wake=dispatcher.wake)
         return cls(dispatcher, settings)

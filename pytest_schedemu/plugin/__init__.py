@@ -1,4 +1,5 @@
-"""pytest plugin: fixtures, the ``schedemu`` marker, options and hooks; nothing else.
+"""pytest plugin: fixtures, the ``schedemu`` marker, options and hooks, and the checks after
+each test; nothing else.
 
 One emulator serves the whole session (one per xdist worker); each test that asks for
 ``schedemu``, or is marked ``schedemu``, gets it reset to empty state with its clock at the
@@ -23,19 +24,19 @@ import pytest
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
-from pytest_schedemu.formats.times import Instant, wall_clock_now
+from pytest_schedemu.formats.times import Instant, wall_clock_now, ztime
 from pytest_schedemu.plugin import placement
 from pytest_schedemu.plugin import report as report_timeline
-from pytest_schedemu.plugin.checks import check_after_test
 from pytest_schedemu.settings.layers import Chosen, for_the_run, layered, per_run, per_test
-from pytest_schedemu.settings.options import Settings
-from pytest_schedemu.settings.plugin_options import PluginOptions
+from pytest_schedemu.settings.options import PluginOptions, Settings
 from pytest_schedemu.wire import intercept
 
 # Before the helpers are first imported, so their asserts explain themselves too.
 pytest.register_assert_rewrite("pytest_schedemu.records.assertions")
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from pytest_schedemu.emulator import Emulator
 
 _EMULATOR_KEY = pytest.StashKey["Emulator"]()
@@ -303,7 +304,59 @@ def _emulator_for_test(item: pytest.Item, emulator: Emulator) -> Iterator[Emulat
         if freezer is not None:
             freezer.stop()
         _restore_environment(saved)
-    check_after_test(emulator, options, started)
+    _check_after_test(emulator, options, started)
+
+
+def _check_after_test(emulator: Emulator, options: PluginOptions, started: datetime) -> None:
+    """What the plugin checks after each schedemu test: a handler's bug, a steered target no
+    attempt went to, an occurrence lost and not asserted, an internal error of the emulator.
+    Each fails the test, unless its marker keyword allows it."""
+    kept = emulator.handler_errors
+    if kept:
+        more = f"\n(and {len(kept) - 1} more: see schedemu.handler_errors)" if kept[1:] else ""
+        pytest.fail(f"schedemu: {kept[0].report()}{more}", pytrace=False)
+    unused = emulator.unused_target_rules()
+    if unused and not options.allow_unused_targets:
+        attempted = sorted({a.target_arn for a in emulator.attempts()})
+        if attempted or emulator.clock.real_time or emulator.clock.now() > started:
+            why = (
+                "(a mistyped ARN steers nothing). Attempted targets: "
+                f"{', '.join(attempted) or 'none'}"
+            )
+        else:
+            why = (
+                f"(the clock never moved from {ztime(started)}, so no attempt was made at "
+                "all: advance it, move_to or tick first)"
+            )
+        pytest.fail(
+            f"schedemu: the test steered {', '.join(unused)}, but no attempt ever went there "
+            f"{why}. Mark the test @pytest.mark.schedemu(allow_unused_targets=True) if that "
+            "is intended.",
+            pytrace=False,
+        )
+    drops = emulator.unasserted_drops()
+    if drops and not options.allow_drops:
+        # Imported only here: an import statement costs every test that runs it a lookup.
+        from pytest_schedemu.records import assertions
+
+        lost = "1 occurrence was" if len(drops) == 1 else f"{len(drops)} occurrences were"
+        pytest.fail(
+            f"schedemu: {lost} lost during this test (ended failed with no dead letter "
+            "sent) and not asserted:\n"
+            f"{assertions.describe_drops(drops)}\n"
+            "Assert drops with schedemu.assert_dropped(...), or mark the test "
+            "@pytest.mark.schedemu(allow_drops=True) if that is intended.",
+            pytrace=False,
+        )
+    errors = emulator.server_errors
+    if errors and not options.allow_server_errors:
+        details = "\n".join(str(error) for error in errors)
+        pytest.fail(
+            f"The Scheduler emulator hit {len(errors)} internal error(s) during this test "
+            f"(mark it @pytest.mark.schedemu(allow_server_errors=True) to allow them):\n"
+            f"{details}",
+            pytrace=False,
+        )
 
 
 @pytest.fixture

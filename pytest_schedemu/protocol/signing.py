@@ -68,6 +68,17 @@ def partition_of(caller: Caller | None, account_id: str, region: str) -> tuple[s
     return (key if len(key) == 12 and key.isdigit() else account_id), caller.region
 
 
+def unsigned_authorization(access_key: str, region: str, signing_name: str) -> str:
+    """An ``Authorization`` header with the credential scope alone, which is what an app that
+    does not check signatures reads (``claimed_caller``: the account from the key, the
+    region): what the emulator's in-process clients and intercepted clients send, sparing
+    botocore's signing."""
+    return (
+        f"{ALGORITHM} Credential={access_key}/20000101/{region}/{signing_name}/"
+        f"{TERMINATOR}, SignedHeaders=host, Signature=unsigned-in-process"
+    )
+
+
 def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
     """The caller a request's ``Authorization`` header names, unchecked; None when it names
     none that could be checked (absent, not SigV4, or malformed).

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_schedemu.settings.option import MARKER, PLUGIN, RUN, TEST, Option
-from pytest_schedemu.settings.options import OPTIONS, Settings, options
-from pytest_schedemu.settings.plugin_options import PluginOptions, RunOptions
+from pytest_schedemu.settings.options import OPTIONS, PluginOptions, RunOptions, Settings, options
 
 
 @dataclass(frozen=True)

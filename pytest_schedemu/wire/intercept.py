@@ -50,6 +50,7 @@ from botocore import UNSIGNED
 
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.events_api.names import RULE_OPERATIONS
+from pytest_schedemu.protocol.signing import unsigned_authorization
 
 if TYPE_CHECKING:
     from pytest_schedemu.wire.server import WSGIApp
@@ -70,15 +71,6 @@ _UNSIGNED = "schedemu_unsigned"
 # The mark of an events request the active route does not serve: another handler answers
 # it, or ``_refuse_unserved`` does.
 _PASSED_ON = "schedemu_passed_on"
-
-
-def unsigned_authorization(access_key: str, region: str, signing_name: str) -> str:
-    """An ``Authorization`` header with the credential scope alone, which is what an app that
-    does not check signatures reads (the account from the key, the region)."""
-    return (
-        f"AWS4-HMAC-SHA256 Credential={access_key}/20000101/{region}/{signing_name}/"
-        "aws4_request, SignedHeaders=host, Signature=unsigned-in-process"
-    )
 
 
 class _Route:

@@ -18,7 +18,7 @@ from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 from botocore.awsrequest import AWSResponse
 
 from pytest_schedemu.events_api.names import CONTENT_TYPE, served_operations
-from pytest_schedemu.wire.intercept import unsigned_authorization
+from pytest_schedemu.protocol.signing import unsigned_authorization
 from pytest_schedemu.wire.server import WSGIApp
 
 

@@ -24,7 +24,15 @@ def _story(emu: Emulator) -> None:
 
 def _made(attempts: list[Any]) -> list[tuple[Any, ...]]:
     return [
-        (a.schedule_name, a.scheduled_time, a.attempted_at, a.attempt_number, a.succeeded)
+        (
+            a.schedule_name,
+            a.scheduled_time,
+            a.attempted_at,
+            a.attempt_number,
+            a.succeeded,
+            a.event_id,
+            a.execution_id,
+        )
         for a in attempts
     ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -50,7 +51,9 @@ SCENARIO = st.tuples(
 )
 
 
-def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
+def play(
+    schedules: list[dict[str, Any]], steps: list[int], bulk: bool, asynchronous: bool = False
+) -> Any:
     with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
         emu.debug.play_in_bulk_from(0 if bulk else None)
         client = emu.client()
@@ -75,8 +78,13 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
             if spec["end_after"] is not None:
                 args["EndDate"] = now + timedelta(seconds=spec["end_after"] + 86400)
             client.create_schedule(**args)
+        runs_before = emu.debug.bulk_runs
         for step in steps:
-            emu.clock.advance(seconds=step)
+            if asynchronous:
+                asyncio.run(emu.clock.advance_async(seconds=step))
+            else:
+                emu.clock.advance(seconds=step)
+        runs = emu.debug.bulk_runs - runs_before
         records = [
             (
                 a.schedule_arn,
@@ -99,7 +107,7 @@ def play(schedules: list[dict[str, Any]], steps: list[int], bulk: bool) -> Any:
         # What is still queued must play out the same way too.
         emu.clock.advance(hours=6)
         after = [(a.schedule_arn, a.scheduled_time, a.attempted_at) for a in emu.attempts()]
-        return records, executions, upcoming, after, emu.debug.bulk_runs
+        return records, executions, upcoming, after, runs
 
 
 # Each example plays two multi-day scenarios, a second's work: a tenth of the profile's
@@ -119,6 +127,22 @@ def test_bulk_and_item_by_item_agree(scenario: Any) -> None:
     assert bulk == stepwise
 
 
+# An async move plays the same steps as a sync one, in bulk as far as they go.
+@settings(
+    max_examples=examples(0.03),
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(SCENARIO)
+def test_async_and_sync_moves_agree(scenario: Any) -> None:
+    schedules, steps = scenario
+    *made_async, async_runs = play(schedules, steps, bulk=True, asynchronous=True)
+    *made_in_sync, sync_runs = play(schedules, steps, bulk=True)
+    assert async_runs == sync_runs
+    assert made_async == made_in_sync
+
+
 def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
     schedules = [
         {
@@ -136,6 +160,58 @@ def test_bulk_is_used_for_a_long_quiet_stretch() -> None:
     *stepwise, _ = play(schedules, [86400], bulk=False)
     assert runs >= 1
     assert bulk == stepwise
+
+
+def test_a_long_async_move_plays_in_bulk_what_item_by_item_play_makes() -> None:
+    schedules = [
+        {
+            "expression": expression,
+            "zone": "America/New_York",
+            "window": window,
+            "state": "ENABLED",
+            "start_after": None,
+            "end_after": None,
+            "created_after": created_after,
+            "target": QUEUE,
+        }
+        for expression, window, created_after in (
+            ("rate(1 minute)", None, 0),
+            ("cron(*/5 * * * ? *)", 15, 90),
+            ("cron(30 2 * * ? *)", None, 600),
+        )
+    ]
+    *in_bulk, runs = play(schedules, [3 * 86400], bulk=True, asynchronous=True)
+    *stepwise, _ = play(schedules, [3 * 86400], bulk=False)
+    assert runs > 1
+    assert in_bulk == stepwise
+
+
+def test_a_handler_a_task_registers_during_an_async_move_in_bulk_sees_every_later_attempt() -> None:
+    with Emulator(start=EVE_OF_THE_CLOCK_CHANGE, transport="inprocess") as emu:
+        emu.debug.play_in_bulk_from(0)
+        emu.client().create_schedule(
+            Name="s",
+            ScheduleExpression="rate(1 minute)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": QUEUE, "RoleArn": ROLE},
+        )
+        handled: list[datetime] = []
+
+        async def application() -> None:
+            # Its first turn comes after the move's first step, a slice played in bulk.
+            emu.target(QUEUE).handle(lambda attempt: handled.append(attempt.scheduled_time))
+
+        async def scenario() -> None:
+            task = asyncio.create_task(application())
+            await emu.clock.advance_async(days=1)
+            await task
+
+        asyncio.run(scenario())
+        assert emu.debug.bulk_runs == 1
+        made = [attempt.scheduled_time for attempt in emu.attempts()]
+        assert len(made) == 24 * 60 + 1  # both ends of the day
+        assert handled == made[-len(handled) :]
+        assert 0 < len(handled) < len(made)
 
 
 def test_failures_keep_the_stretch_item_by_item() -> None:

@@ -2,9 +2,9 @@
 
 The flow is ``api/ -> state/ <- dispatch/ -> targets/``, with ``expressions/``, ``model/``,
 ``formats/`` and ``settings/`` below and ``records/`` beside; ``wire/`` and ``plugin/`` are the
-ways in. The top level holds only the entry points. No import circle between wings, each
-wing imports only what sits below it, and no module but the vendored service model grows
-past 600 lines.
+ways in. The top level holds only the entry points. No import circle between wings, nor
+between modules, each wing imports only what sits below it, and no module but the vendored
+service model grows past 600 lines.
 """
 
 from __future__ import annotations
@@ -68,6 +68,88 @@ def test_no_part_imports_itself_through_another() -> None:
         return False
 
     assert [part for part in graph if reaches(part, part, {part})] == []
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(module: str, path: Path) -> set[str]:
+    """The package's modules ``module`` imports when it runs: at its top, and inside its
+    functions and methods too (a lazy import runs all the same, only later), but not under
+    ``if TYPE_CHECKING:``, which only a type checker reads. ``from package import name``
+    counts as an import of the submodule ``package.name`` when there is one, else of the
+    package. Importing ``a.b`` also runs ``a/__init__``, which is not counted: a package's
+    ``__init__`` is part of the import machinery, not of the circle."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for branch in child.orelse:
+                    visit_statement(branch)
+                continue
+            visit_statement(child)
+
+    def visit_statement(node: ast.AST) -> None:
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - node.level + 1], *filter(None, [base])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in MODULES else base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        visit(node)
+
+    visit(ast.parse(path.read_text()))
+    return {name for name in found if name in MODULES and name != module}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` with more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for successor in sorted(graph.get(node, ())):
+            if successor not in index:
+                connect(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in on_stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = {module: _runtime_imports(module, path) for module, path in MODULES.items()}
+    assert _cycles(graph) == []
 
 
 #: What each wing may import, from the bottom up. The top level (``__init__``, the
@@ -199,7 +281,7 @@ ALLOWED = {
         "errors",
     },
 }
-TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "debug", "cli", "errors"}
+TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "cli", "errors"}
 #: The one module of the dispatcher persistence may see: each rule of planning and retrying
 #: exists once, in the dispatcher, and a state file is written and read back through it.
 STATE_INTERFACE = "pytest_schedemu.dispatch.state"
