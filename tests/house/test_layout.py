@@ -324,3 +324,24 @@ def test_no_module_is_over_the_line_budget() -> None:
         if "data" not in path.parts
     }
     assert {name: size for name, size in sizes.items() if size > MAX_LINES} == {}
+
+
+#: The prefixes by which modules of different subsystems once shared one folder: each
+#: subsystem is a wing of its own now, and its folder says what a module serves.
+SUBSYSTEM_PREFIXES = ("scheduler_", "events_", "control_", "stack_")
+
+
+def test_no_module_says_by_a_prefix_which_subsystem_it_serves() -> None:
+    prefixed = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.stem.startswith(SUBSYSTEM_PREFIXES)
+    )
+    assert prefixed == []
+
+
+def test_the_maintainers_tools_are_not_in_the_package() -> None:
+    # The re-vendoring script and its model diff run from a checkout (``python -m
+    # tools.vendor``); a user's wheel has no use for them.
+    shipped = {path.stem for path in PACKAGE.rglob("*.py")}
+    assert {"vendor", "model_differences"} & shipped == set()
