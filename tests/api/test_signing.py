@@ -87,12 +87,13 @@ def test_tampered_body_is_an_invalid_signature(signed: Emulator, plain_client: A
     assert error(excinfo)[0] == "InvalidSignatureException"
 
 
+@pytest.mark.parametrize("engine", ["freezegun", "time_machine"])
 def test_a_client_under_the_frozen_clock_verifies_wherever_the_clock_moves(
-    signed: Emulator,
+    signed: Emulator, engine: str
 ) -> None:
     # The plugin's freeze holds process time at the virtual clock, so in-process clients
     # sign with the emulator's time, however far it is from the machine's.
-    with signed.freeze_time():
+    with signed.freeze_time(engine):
         client = signed.client()
         client.create_schedule_group(Name="g")
         signed.clock.advance(days=4 * 365)
