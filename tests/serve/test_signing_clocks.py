@@ -221,6 +221,6 @@ def test_a_signature_twenty_real_minutes_away_is_refused(
             for text in matched.groups()
         )
         assert matched.group(1) == request.headers["X-amz-date"]
-        # Judged by the machine's clock, the one nearer the stamp, as AWS judges it.
+        # Judged by the machine's clock (or a virtual one standing at it), as AWS judges it.
         assert abs(clock - machine_now()) < LEEWAY
         assert bound - clock == SKEW * (1 if minutes > 0 else -1)
