@@ -151,7 +151,7 @@ def require_attribute_names(attributes: Mapping[str, str] | None) -> None:
 # -- an instant passed at which something in scope would have fired -------------------------
 
 
-def require_time_passed(
+def require_chance_passed(
     records: Records,
     clock: Clock,
     verdict: str,
