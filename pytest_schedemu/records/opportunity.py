@@ -26,7 +26,7 @@ from pytest_schedemu.records.chances import Chance, first_chance, why_no_chance
 from pytest_schedemu.records.filters import target_matches
 from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.reader import Records
-from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
+from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES, Attempt
 from pytest_schedemu.timekeeping.clock import Clock
 
 # What is refused is reported at the caller's line.
@@ -211,6 +211,13 @@ class _Changes:
         self._records = records
         self._scope = scope
         self._updated: set[str] | None = None
+        self._attempts: list[Attempt] | None = None
+
+    def _attempts_in_scope(self) -> list[Attempt]:
+        if self._attempts is None:
+            scope = self._scope
+            self._attempts = [a for a in self._records.attempts() if a.producer_key in scope]
+        return self._attempts
 
     def change(self, arn: str) -> str:
         """``updated`` when the last change to ``arn`` was an update, else ``created``."""
@@ -239,7 +246,7 @@ class _Changes:
             and a.incarnation == definition.incarnation
             and a.scheduled_time == scheduled
             and a.attempted_at <= changed
-            for a in self._records.attempts()
+            for a in self._attempts_in_scope()
         ) or any(
             a.producer_key == arn and a.at == changed and a.scheduled_time == scheduled
             for a in self._records.activity("cancelled")
@@ -249,9 +256,9 @@ class _Changes:
         """Whether an attempt of a definition in scope was made after its last change; one
         at the very instant of an update was made before it (see ``generated_before``)."""
         scope = self._scope
-        for attempt in self._records.attempts():
-            definition = scope.get(attempt.producer_key)
-            if definition is None or attempt.incarnation != definition.incarnation:
+        for attempt in self._attempts_in_scope():
+            definition = scope[attempt.producer_key]
+            if attempt.incarnation != definition.incarnation:
                 continue
             changed = definition.last_modification_date
             if attempt.attempted_at > changed or (
