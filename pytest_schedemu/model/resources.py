@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.arns import schedule_arn, schedule_group_arn
 
 DEFAULT_GROUP = "default"
@@ -118,6 +119,12 @@ class Schedule:
     def label(self) -> str:
         """What it is called to a person: ``group/name``."""
         return f"{self.group_name}/{self.name}"
+
+    @property
+    def eligible_from(self) -> int:
+        """The first epoch second its expression may fire at, as defined: a schedule fires
+        from the second it was created or last updated (§4.7)."""
+        return floor_epoch(self.last_modification_date)
 
     @property
     def of_rule(self) -> tuple[str, str] | None:

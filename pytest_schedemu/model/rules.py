@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.partitions import partition_for_region
 from pytest_schedemu.model.resources import (
     FlexibleTimeWindow,
@@ -251,6 +252,12 @@ class RuleTargetSchedule(Schedule):
     @property
     def label(self) -> str:
         return f"rule {self.rule_name} → {self.target_id}"
+
+    @property
+    def eligible_from(self) -> int:
+        """A rule target fires strictly after it was defined: at that instant the rule, or
+        the target, was not there yet to fire (docs/eventbridge-rules.md §5.2)."""
+        return floor_epoch(self.last_modification_date) + 1
 
     @property
     def of_rule(self) -> tuple[str, str] | None:

@@ -3,8 +3,8 @@ instead.
 
 Each assertion is given the ``RecordFilter`` of the records it is about. Every assertion
 can fail (``opportunity``): an ARN, schedule, group or rule that nothing had, a payload key
-or attribute name that nothing could have, and a negative assertion made before anything
-could have happened are refused. A failure is short (``failures``).
+or attribute name that nothing could have, and a negative assertion made before anything in
+its scope could have fired are refused. A failure is short (``failures``).
 Without ``count``, a positive assertion means "at least one".
 """
 
@@ -30,11 +30,11 @@ from pytest_schedemu.records.failures import (
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.opportunity import (
     require_attribute_names,
+    require_chance_passed,
     require_payload_keys,
     require_queue,
     require_some_queue,
     require_target,
-    require_time_passed,
 )
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
@@ -86,14 +86,14 @@ def _as_expected(
     in_scope: Callable[[Schedule], bool],
 ) -> bool:
     """Whether ``found`` is what was expected: at least one, or exactly ``count``. A
-    ``count`` of 0 is a negative assertion, which needs the clock to have moved since the
-    last change in scope (``in_scope``; ``none_verdict`` is what it expected, ``happened``
-    what could not have happened)."""
+    ``count`` of 0 is a negative assertion, which needs the clock to have passed an instant
+    at which something in scope would have fired (``in_scope``; ``none_verdict`` is what it
+    expected, ``happened`` what could not have happened)."""
     __tracebackhide__ = True
     if (not found) if count is None else len(found) != count:
         return False
     if count == 0:
-        require_time_passed(records, clock, none_verdict, happened, in_scope)
+        require_chance_passed(records, clock, none_verdict, happened, in_scope)
     return True
 
 
@@ -166,7 +166,8 @@ def assert_not_delivered(
     payload_contains: Any = None,
 ) -> None:
     """No delivery (matching the filters, if given) reached ``which.target_arn``, and the
-    clock moved since the last change to a schedule aimed at it."""
+    clock passed an instant at which a schedule aimed at it would have fired since its last
+    change."""
     __tracebackhide__ = True
     target_arn = _required(which.target_arn)
     require_target(records, target_arn)
@@ -181,7 +182,7 @@ def assert_not_delivered(
             target_arn,
             elided("the deliveries", matching, attempt_line),
         )
-    require_time_passed(records, clock, verdict, "delivered", which.keeps_definition)
+    require_chance_passed(records, clock, verdict, "delivered", which.keeps_definition)
 
 
 # -- dead letters ------------------------------------------------------------------------------
@@ -256,8 +257,8 @@ def assert_not_dead_lettered(
     payload_contains: Any = None,
 ) -> None:
     """No dead letter (matching the filters) reached ``which.queue_arn``, or any queue if
-    None; some schedule had such a queue, and the clock moved since the last change to
-    one."""
+    None; some schedule had such a queue, and the clock passed an instant at which one of
+    them would have fired since its last change."""
     __tracebackhide__ = True
     queue_arn = which.queue_arn
     if queue_arn is not None:
@@ -276,7 +277,7 @@ def assert_not_dead_lettered(
         )
     if queue_arn is None:
         require_some_queue(records, verdict)
-    require_time_passed(records, clock, verdict, "dead-lettered", _could_dead_letter(which))
+    require_chance_passed(records, clock, verdict, "dead-lettered", _could_dead_letter(which))
 
 
 # -- drops -------------------------------------------------------------------------------------

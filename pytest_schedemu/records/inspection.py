@@ -294,9 +294,10 @@ class Inspection:
         ``payload`` and ``payload_contains`` (as ``assert_delivered`` has them). Dead
         letters are not deliveries.
 
-        It fails too when the clock has not moved since the last change to a schedule, or
-        rule target, aimed at ``target_arn`` and named by the filters: nothing could have
-        been delivered since.
+        It fails too, naming the instant to move the clock past, when for no schedule or
+        rule target aimed at ``target_arn`` and named by the filters has the clock passed
+        an instant at which it would have fired since its last change (for a flexible
+        window, the window's end): nothing could have been delivered yet.
         """
         __tracebackhide__ = True
         which = RecordFilter(schedule=schedule, group=group, rule=rule, target_arn=target_arn)
@@ -343,8 +344,9 @@ class Inspection:
         ``assert_dead_lettered`` has them).
 
         It fails too when no schedule or rule target ever had a dead-letter queue (with no
-        ``queue_arn``), and when the clock has not moved since the last change to one with
-        that queue: nothing could have been dead-lettered since.
+        ``queue_arn``), and when for none with that queue has the clock passed an instant
+        at which it would have fired since its last change: nothing could have been
+        dead-lettered yet.
         """
         __tracebackhide__ = True
         which = RecordFilter(schedule=schedule, group=group, rule=rule, queue_arn=queue_arn)

@@ -8,23 +8,25 @@ what there was instead:
 - a schedule, a group or a rule that never existed (``Records.check``);
 - a ``payload_contains`` key that no payload in scope has, and an ``attributes`` name that
   no dead letter has;
-- a negative assertion made before anything could have happened: the clock has not moved
-  since the last change to a schedule in its scope, or no schedule of the test ever had a
-  dead-letter queue.
+- a negative assertion made before anything could have happened: for no schedule or rule
+  target in its scope has the clock passed an instant at which it would have fired since
+  its last change (``chances``), or no schedule of the test ever had a dead-letter queue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any, Callable
 
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
-from pytest_schedemu.formats.times import ztime
+from pytest_schedemu.formats.times import from_epoch, ztime
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.records.chances import Chance, first_chance, why_no_chance
 from pytest_schedemu.records.filters import target_matches
 from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.reader import Records
-from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
+from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES, Attempt
 from pytest_schedemu.timekeeping.clock import Clock
 
 # What is refused is reported at the caller's line.
@@ -146,20 +148,21 @@ def require_attribute_names(attributes: Mapping[str, str] | None) -> None:
             )
 
 
-# -- time to happen ----------------------------------------------------------------------------
+# -- an instant passed at which something in scope would have fired -------------------------
 
 
-def require_time_passed(
+def require_chance_passed(
     records: Records,
     clock: Clock,
     verdict: str,
     happened: str,
     in_scope: Callable[[Schedule], bool],
 ) -> None:
-    """Fail when nothing could have happened since the last change to a schedule, or a rule
-    target, in scope (``in_scope``, as last defined): the clock stands where that change
-    left it, and no attempt of one in scope was made since (a ``tick`` plays the instant
-    again).
+    """Fail unless, for some schedule or rule target in scope (``in_scope``, as last
+    defined), the clock has passed an instant at which it would have fired since its last
+    change (``chances``), or an attempt of it was made since (a ``tick`` that played the
+    instant of the change, a ``fire``). The message names the earliest such instant still
+    ahead, or why none is.
 
     ``happened`` is what could not have happened ("delivered", "dead-lettered"…).
     """
@@ -172,20 +175,94 @@ def require_time_passed(
     scope = {arn: s for arn, s in definitions.items() if in_scope(s)}
     if not scope:
         return
-    last_arn, last = max(scope.items(), key=lambda item: item[1].last_modification_date)
-    changed = last.last_modification_date
-    if clock.now() > changed or any(
-        a.attempted_at >= changed and a.producer_key in scope for a in records.attempts()
-    ):
+    now = clock.now()
+    changes = _Changes(records, scope)
+    chances: dict[str, Chance | None] = {}
+    for arn, definition in scope.items():
+        chance = first_chance(definition, partial(changes.generated_before, arn))
+        # The move that passed the change played what fell due at the instant it reached.
+        if chance is not None and now >= chance.due and now > definition.last_modification_date:
+            return
+        chances[arn] = chance
+    if changes.attempted_since():
         return
-    # A schedule updated at the instant it was created has both dates equal; the activity
-    # says which came last.
-    updated = any(
-        a.producer_key == last_arn and a.at == changed for a in records.activity("updated")
-    )
-    change = "updated" if updated else "created"
+    ahead = [(chance, arn) for arn, chance in chances.items() if chance is not None]
+    if ahead:
+        chance, arn = min(ahead, key=lambda pair: (pair[0].due, pair[1]))
+        raise DeliveryAssertionError(
+            f"{verdict}, but nothing in its scope could have fired by {ztime(now)}, so "
+            f"nothing could have been {happened}: move the clock past {ztime(chance.due)} "
+            f"({chance.describe(scope[arn].label)}), then assert."
+        )
+    reasons = [
+        f"{definition.label}: {why_no_chance(definition, changes.change(arn))}"
+        for arn, definition in scope.items()
+    ]
     raise DeliveryAssertionError(
-        f"{verdict}, but the clock never moved after {last.label} was {change} at "
-        f"{ztime(changed)}: nothing could have been {happened} since. Move the clock "
-        "(advance, move_to or tick) past what must not happen, then assert."
+        f"{verdict}, but nothing in its scope has an occurrence left after its last change, "
+        f"so nothing could ever be {happened}: {listing(reasons, 3)}."
     )
+
+
+class _Changes:
+    """What the records say of the last change to each definition in ``scope``."""
+
+    def __init__(self, records: Records, scope: dict[str, Schedule]) -> None:
+        self._records = records
+        self._scope = scope
+        self._updated: set[str] | None = None
+        self._attempts: list[Attempt] | None = None
+
+    def _attempts_in_scope(self) -> list[Attempt]:
+        if self._attempts is None:
+            scope = self._scope
+            self._attempts = [a for a in self._records.attempts() if a.producer_key in scope]
+        return self._attempts
+
+    def change(self, arn: str) -> str:
+        """``updated`` when the last change to ``arn`` was an update, else ``created``."""
+        if self._updated is None:
+            # A schedule updated at the instant it was created has both dates equal; the
+            # activity says which came last.
+            self._updated = {
+                a.producer_key
+                for a in self._records.activity("updated")
+                if a.producer_key in self._scope
+                and a.at == self._scope[a.producer_key].last_modification_date
+            }
+        return "updated" if arn in self._updated else "created"
+
+    def generated_before(self, arn: str, nominal: int) -> bool:
+        """Whether the nominal time ``nominal`` of ``arn``, at the second of its last change,
+        was generated before that change: only an update can follow it, after the move that
+        played the instant, which made an attempt or left one pending (then cancelled)."""
+        definition = self._scope[arn]
+        if self.change(arn) != "updated":
+            return False
+        changed = definition.last_modification_date
+        scheduled = from_epoch(nominal)
+        return any(
+            a.producer_key == arn
+            and a.incarnation == definition.incarnation
+            and a.scheduled_time == scheduled
+            and a.attempted_at <= changed
+            for a in self._attempts_in_scope()
+        ) or any(
+            a.producer_key == arn and a.at == changed and a.scheduled_time == scheduled
+            for a in self._records.activity("cancelled")
+        )
+
+    def attempted_since(self) -> bool:
+        """Whether an attempt of a definition in scope was made after its last change; one
+        at the very instant of an update was made before it (see ``generated_before``)."""
+        scope = self._scope
+        for attempt in self._attempts_in_scope():
+            definition = scope[attempt.producer_key]
+            if attempt.incarnation != definition.incarnation:
+                continue
+            changed = definition.last_modification_date
+            if attempt.attempted_at > changed or (
+                attempt.attempted_at == changed and self.change(attempt.producer_key) == "created"
+            ):
+                return True
+        return False

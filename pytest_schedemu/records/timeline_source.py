@@ -14,9 +14,9 @@ from datetime import datetime
 from itertools import islice
 
 from pytest_schedemu.errors import raised_for_the_caller
-from pytest_schedemu.expressions import parse_expression, timeline
 from pytest_schedemu.model.arns import GroupArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
+from pytest_schedemu.records.chances import definition_timeline
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
@@ -137,14 +137,7 @@ class _Upcoming(Mapping[str, Sequence[datetime]]):
         first = self._records.next_occurrence_of(arn)
         if first is None or first > until:
             return []
-        line = timeline(
-            parse_expression(schedule.schedule_expression),
-            timezone=schedule.timezone,
-            start_date=schedule.start_date,
-            end_date=schedule.end_date,
-            created_at=schedule.creation_date,
-        )
-        later = islice(line.between(first, until), MAX_UPCOMING)
+        later = islice(definition_timeline(schedule).between(first, until), MAX_UPCOMING)
         return [first, *(moment for moment in later if moment > first)]
 
     def __iter__(self) -> Iterator[str]:

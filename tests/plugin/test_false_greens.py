@@ -86,6 +86,19 @@ def test_not_dead_lettered_with_an_attribute_no_dead_letter_has(schedemu, schedu
     schedemu.assert_not_dead_lettered(DLQ, attributes={"ERRORCODE": "ResourceNotFoundException"})
 
 
+def test_reminder_denied_a_minute_after_it_was_set(schedemu, scheduler_client):
+    schedule(scheduler_client, "reminder-cy", expression="at(2026-03-02T09:30:00)")
+    schedemu.clock.advance(minutes=1)
+    schedemu.assert_not_delivered(FN, schedule="reminder-cy")
+
+
+@pytest.mark.schedemu(start="2026-03-01T10:00:00Z")
+def test_lunch_report_denied_before_lunch(schedemu, scheduler_client):
+    schedule(scheduler_client, "lunch-report", expression="cron(0 13 * * ? *)")
+    schedemu.clock.advance(hours=1)
+    schedemu.assert_not_delivered(FN)
+
+
 def test_delivered_from_a_schedule_that_never_existed(schedemu, scheduler_client):
     schedule(scheduler_client, "charge-ada")
     schedemu.clock.advance(days=1)
@@ -95,8 +108,19 @@ def test_delivered_from_a_schedule_that_never_existed(schedemu, scheduler_client
 #: Each replayed test, the section of the report that must say why, and what it must say.
 CAUSES = {
     "test_paused_then_denied_without_moving_the_clock": [
-        "*the clock never moved after default/charge-ada was updated at 2026-03-01T09:00:00Z: "
-        "nothing could have been delivered since*"
+        "*nothing in its scope could have fired by 2026-03-01T09:00:00Z, so nothing could have "
+        "been delivered: move the clock past 2026-03-02T09:00:00Z (default/charge-ada's next "
+        "occurrence), then assert."
+    ],
+    "test_reminder_denied_a_minute_after_it_was_set": [
+        "*nothing in its scope could have fired by 2026-03-01T09:01:00Z, so nothing could have "
+        "been delivered: move the clock past 2026-03-02T09:30:00Z (default/reminder-cy's next "
+        "occurrence), then assert."
+    ],
+    "test_lunch_report_denied_before_lunch": [
+        "*nothing in its scope could have fired by 2026-03-01T11:00:00Z, so nothing could have "
+        "been delivered: move the clock past 2026-03-01T13:00:00Z (default/lunch-report's next "
+        "occurrence), then assert."
     ],
     "test_no_dead_letter_where_no_schedule_had_a_queue": [
         "*no schedule or rule target in this test ever had a dead-letter queue*"
@@ -105,6 +129,13 @@ CAUSES = {
         "schedemu: 1 occurrence was lost during this test*",
         "  2026-03-01T10:00:00Z default/trial-ada scheduled 2026-03-01T10:00:00Z dropped: "
         "ResourceNotFoundException: *",
+    ],
+    # The only schedule with a queue could not have fired yet: the assertion says so, and
+    # the teardown still reports the drop.
+    "test_no_dead_letter_while_the_message_was_dropped": [
+        "*nothing in its scope could have fired by 2026-03-01T11:00:00Z, so nothing could have "
+        "been dead-lettered: move the clock past 2026-04-01T09:00:00Z (default/renewal's next "
+        "occurrence), then assert."
     ],
     "ERROR at teardown of test_no_dead_letter_while_the_message_was_dropped": [
         "schedemu: 1 occurrence was lost during this test*",
@@ -151,7 +182,7 @@ def test_every_mistake_fails_with_a_short_report_that_names_its_cause(
 ) -> None:
     pytester.makepyfile(HEADER + MISTAKES)
     result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:randomly")
-    result.assert_outcomes(failed=7, passed=1, errors=2)
+    result.assert_outcomes(failed=10, errors=2)
     report = sections(result.stdout.str())
     assert set(report) == set(CAUSES)
     for title, wanted in CAUSES.items():

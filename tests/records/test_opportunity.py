@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -9,8 +10,8 @@ import pytest
 from pytest_schedemu import DeliveryAssertionError, Emulator
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES
-from tests.constants import DLQ, FUNCTION, QUEUE
-from tests.helpers import create
+from tests.constants import DLQ, FUNCTION, QUEUE, ROLE, T0
+from tests.helpers import create, put_rule, rule_target
 
 AT = "at(2026-03-01T10:00:00)"
 LATER = "at(2026-03-01T12:00:00)"
@@ -124,7 +125,10 @@ def test_the_attribute_names_are_those_a_dead_letter_carries() -> None:
     assert sorted({*message.attributes, "RULE_ARN"}) == sorted(DEAD_LETTER_ATTRIBUTES)
 
 
-# -- the clock must move ---------------------------------------------------------------------
+# -- an instant passed at which something in scope would have fired -------------------------
+
+TOMORROW_0930 = "at(2026-03-02T09:30:00)"
+PAUSED = '{"paused": true}'
 
 
 def test_nothing_can_be_said_not_delivered_before_the_clock_moves(
@@ -134,14 +138,155 @@ def test_nothing_can_be_said_not_delivered_before_the_clock_moves(
     with pytest.raises(DeliveryAssertionError) as caught:
         emu.assert_not_delivered(FUNCTION)
     assert str(caught.value) == (
-        f"Expected no delivery to {FUNCTION}, but the clock never moved after default/charge "
-        "was created at 2026-03-01T10:00:00Z: nothing could have been delivered since. Move "
-        "the clock (advance, move_to or tick) past what must not happen, then assert."
+        f"Expected no delivery to {FUNCTION}, but nothing in its scope could have fired by "
+        "2026-03-01T10:00:00Z, so nothing could have been delivered: move the clock past "
+        "2026-03-01T12:00:00Z (default/charge's next occurrence), then assert."
     )
-    with pytest.raises(DeliveryAssertionError, match="never moved"):
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-01T12:00:00Z"):
         emu.assert_delivered(FUNCTION, count=0)
+
+
+def test_what_falls_due_at_the_instant_of_the_change_needs_a_move(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, "paused", target={"Arn": FUNCTION}, State="DISABLED")
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-01T10:00:00Z"):
+        emu.assert_not_delivered(FUNCTION)
+    emu.clock.advance(seconds=1)
+    emu.assert_not_delivered(FUNCTION)
+
+
+def test_a_reminder_for_tomorrow_is_not_denied_a_minute_after_it_was_set(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, "reminder-cy", expression=TOMORROW_0930, target={"Arn": FUNCTION})
+    emu.clock.advance(minutes=1)
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_not_delivered(FUNCTION, schedule="reminder-cy")
+    assert str(caught.value) == (
+        f"Expected no delivery to {FUNCTION} from schedule 'reminder-cy', but nothing in its "
+        "scope could have fired by 2026-03-01T10:01:00Z, so nothing could have been "
+        "delivered: move the clock past 2026-03-02T09:30:00Z (default/reminder-cy's next "
+        "occurrence), then assert."
+    )
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-02T09:30:00Z"):
+        emu.assert_delivered(FUNCTION, count=0, schedule="reminder-cy")
+
+
+def test_a_cancel_is_proven_by_passing_the_instant_it_would_have_fired(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, "reminder-cy", expression=TOMORROW_0930, target={"Arn": FUNCTION})
+    emu.clock.advance(minutes=1)
+    client.delete_schedule(Name="reminder-cy")
+    emu.clock.move_to("2026-03-02T09:29:59Z")
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-02T09:30:00Z"):
+        emu.assert_not_delivered(FUNCTION, schedule="reminder-cy")
+    emu.clock.advance(seconds=1)
+    emu.assert_not_delivered(FUNCTION, schedule="reminder-cy")
+    assert emu.assert_delivered(FUNCTION, count=0) == []
+
+
+def test_a_cron_is_not_denied_before_its_hour(emu: Emulator, client: Any) -> None:
+    emu.target(FUNCTION).fail()
+    create(client, "lunch-report", expression="cron(0 13 * * ? *)", target={"Arn": FUNCTION})
+    emu.clock.advance(hours=1)
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_not_delivered(FUNCTION)
+    assert "past 2026-03-01T13:00:00Z (default/lunch-report's next occurrence)" in str(caught.value)
+    emu.clock.move_to("2026-03-01T13:00:01Z")
+    emu.assert_not_delivered(FUNCTION)
+
+
+def test_an_update_at_the_second_of_an_occurrence_waits_for_the_next(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, "charge", target={"Arn": FUNCTION})
+    emu.clock.advance(hours=1)
+    # The 11:00 occurrence was played by the move, before the update: it is not generated
+    # again, so the paused schedule's first chance to send its payload is at noon.
+    client.update_schedule(
+        Name="charge",
+        ScheduleExpression="rate(1 hour)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": FUNCTION, "RoleArn": ROLE, "Input": PAUSED},
+        State="DISABLED",
+    )
+    emu.clock.advance(minutes=1)
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-01T12:00:00Z"):
+        emu.assert_not_delivered(FUNCTION, payload=PAUSED)
+    emu.clock.advance(hours=1)
+    emu.assert_not_delivered(FUNCTION, payload=PAUSED)
+
+
+def test_a_flexible_window_is_passed_only_at_its_end(emu: Emulator, client: Any) -> None:
+    window = {"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15}
+    create(client, "digest", expression=LATER, window=window, target={"Arn": FUNCTION})
+    emu.clock.advance(minutes=1)
+    client.delete_schedule(Name="digest")
+    emu.clock.move_to("2026-03-01T12:14:59Z")
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_not_delivered(FUNCTION)
+    assert str(caught.value).endswith(
+        "move the clock past 2026-03-01T12:15:00Z (the end of the 15-minute flexible window "
+        "of default/digest's occurrence at 2026-03-01T12:00:00Z), then assert."
+    )
+    emu.clock.advance(seconds=1)
+    emu.assert_not_delivered(FUNCTION)
+
+
+def test_a_start_date_is_the_first_chance(emu: Emulator, client: Any) -> None:
+    create(client, "trial", target={"Arn": FUNCTION}, StartDate=T0 + timedelta(days=1))
+    emu.clock.advance(hours=1)
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-02T10:00:00Z"):
+        emu.assert_not_delivered(FUNCTION)
+    client.delete_schedule(Name="trial")
+    emu.clock.advance(days=1)
+    emu.assert_not_delivered(FUNCTION)
+
+
+def test_a_schedule_with_nothing_left_to_fire_is_no_opportunity(emu: Emulator, client: Any) -> None:
+    create(client, "ended", target={"Arn": FUNCTION}, EndDate=T0 - timedelta(hours=1))
+    emu.configure(past_at="skip")
+    create(client, "missed", expression="at(2026-03-01T09:00:00)", target={"Arn": FUNCTION})
+    emu.clock.advance(days=1)
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_not_delivered(FUNCTION)
+    assert str(caught.value) == (
+        f"Expected no delivery to {FUNCTION}, but nothing in its scope has an occurrence left "
+        "after its last change, so nothing could ever be delivered: default/ended: its "
+        "EndDate 2026-03-01T09:00:00Z had passed when it was created at 2026-03-01T10:00:00Z, "
+        "default/missed: its at() time 2026-03-01T09:00:00Z is not after it was created at "
+        "2026-03-01T10:00:00Z."
+    )
+
+
+def test_a_past_at_that_fired_at_once_is_an_opportunity(emu: Emulator, client: Any) -> None:
+    emu.target(FUNCTION).fail()
+    create(client, "missed", expression="at(2026-03-01T09:00:00)", target={"Arn": FUNCTION})
     emu.clock.advance(minutes=1)
     emu.assert_not_delivered(FUNCTION)
+
+
+def test_a_rule_target_fires_strictly_after_it_was_put(emu: Emulator) -> None:
+    put_rule(emu, "daily", "cron(0 10 * * ? *)", rule_target("q", FUNCTION))
+    emu.clock.advance(hours=1)
+    with pytest.raises(DeliveryAssertionError) as caught:
+        emu.assert_not_delivered(FUNCTION, rule="daily")
+    assert "past 2026-03-02T10:00:00Z (rule daily → q's next occurrence)" in str(caught.value)
+    emu.client("events").disable_rule(Name="daily")
+    emu.clock.move_to("2026-03-02T10:00:00Z")
+    emu.assert_not_delivered(FUNCTION, rule="daily")
+
+
+def test_a_rate_rule_first_fires_a_period_after_it_was_put(emu: Emulator) -> None:
+    put_rule(emu, "hourly", "rate(1 hour)", rule_target("q", FUNCTION))
+    emu.clock.advance(minutes=59)
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-01T11:00:00Z"):
+        emu.assert_not_delivered(FUNCTION, rule="hourly")
+    emu.target(FUNCTION).fail()
+    emu.clock.advance(minutes=1)
+    emu.assert_not_delivered(FUNCTION, rule="hourly")
 
 
 def test_a_pause_is_a_change_the_clock_must_move_past(emu: Emulator, client: Any) -> None:
@@ -154,7 +299,7 @@ def test_a_pause_is_a_change_the_clock_must_move_past(emu: Emulator, client: Any
         Target={"Arn": FUNCTION, "RoleArn": "arn:aws:iam::123456789012:role/scheduler"},
         State="DISABLED",
     )
-    with pytest.raises(DeliveryAssertionError, match="after default/charge was updated at"):
+    with pytest.raises(DeliveryAssertionError, match="past 2026-03-01T11:00:00Z"):
         emu.assert_not_delivered(FUNCTION, payload="never sent")
     emu.clock.advance(hours=2)
     emu.assert_not_delivered(FUNCTION, payload="never sent")
@@ -173,7 +318,7 @@ def test_only_schedules_in_scope_count(emu: Emulator, client: Any) -> None:
     create(client, "late", expression=LATER)
     # The change at this instant aims at another target: the function had its hour.
     emu.assert_not_delivered(FUNCTION, payload="never sent")
-    with pytest.raises(DeliveryAssertionError, match="after default/late was created"):
+    with pytest.raises(DeliveryAssertionError, match=r"\(default/late's next occurrence\)"):
         emu.assert_not_delivered(QUEUE)
 
 

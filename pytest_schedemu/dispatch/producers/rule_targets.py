@@ -19,7 +19,6 @@ from pytest_schedemu.dispatch.producers.base import Producer
 from pytest_schedemu.dispatch.retries import eventbridge_next_attempt
 from pytest_schedemu.dispatch.rule_letters import rule_dead_letter
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.rules import Rule, RuleTarget, RuleTargetSchedule
 from pytest_schedemu.records import Attempt
 from pytest_schedemu.records.types import RULE
@@ -71,7 +70,7 @@ class RuleTargetProducer(Producer):
                 "rule_name": rule.name,
                 "target_id": target.id,
             },
-            activation=floor_epoch(definition.last_modification_date) + 1,
+            activation=definition.eligible_from,
             event_key=(rule.arn, rule.incarnation),
             execution_tag=target.id,
             retry=eventbridge_next_attempt,

@@ -16,7 +16,6 @@ from pytest_schedemu.dispatch.deadletter import build_dead_letter
 from pytest_schedemu.dispatch.producers.base import Producer
 from pytest_schedemu.dispatch.retries import next_attempt
 from pytest_schedemu.expressions import parse_expression, timeline
-from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records import Attempt
 from pytest_schedemu.records.types import SCHEDULE
@@ -47,7 +46,7 @@ class ScheduleProducer(Producer):
                 schedule.target, schedule_arn=arn, queue_url_template=queue_url_template
             ),
             identity={"source": SCHEDULE, "schedule_arn": arn},
-            activation=floor_epoch(schedule.last_modification_date),
+            activation=schedule.eligible_from,
             event_key=(arn, schedule.incarnation),
             retry=next_attempt,
         )
