@@ -27,6 +27,8 @@ settlement and bulk play every schedule uses. What a rule adds is EventBridge's
 - The targets of one occurrence share its event, so its id: every target receives the
   same event, as on AWS; their execution ids differ.
 - Retries follow EventBridge's ladder (``retries.eventbridge_next_attempt``).
+- A test may fire a rule by hand (``firing``): the targets one fire reaches share its
+  event, so the fire number is the rule's (``next_fire``), kept past removed targets.
 
 The producer (``producers.rule_targets``) says how a definition fires, retries and
 dead-letters; this module decides when a target gets a new definition, and when it goes.
