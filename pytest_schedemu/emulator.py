@@ -131,6 +131,7 @@ class Emulator(Inspection):
             stacks=self._stacks,
             pending=self.pending,
             fire=self.fire,
+            fire_rule=self.fire_rule,
             rules=self._store.rules.all_rules,
         )
         self._app = SchedulerApp(
@@ -337,6 +338,22 @@ class Emulator(Inspection):
         retries and dead letters follow as usual, the clock and the schedule's own
         occurrences stay as they are. Names are found as ``executions`` finds them."""
         return self._firing.fire(schedule, group)
+
+    def fire_rule(
+        self,
+        rule: str,
+        target_id: str | None = None,
+        *,
+        account_id: str | None = None,
+        region: str | None = None,
+    ) -> list[Attempt]:
+        """Make one occurrence of a scheduled EventBridge rule (name or ARN) now, for each
+        of its targets or only ``target_id``, and return their first attempts in the order
+        of its targets; they share one event, as AWS sends one to every target. Retries and
+        dead letters follow as usual; the clock and the rule's own occurrences stay as they
+        are. A name held in several accounts or regions is the default one's, unless
+        ``account_id`` or ``region`` says."""
+        return self._firing.fire_rule(rule, target_id, account_id=account_id, region=region)
 
     def freeze_time(self, engine: str = "freezegun") -> TimeFreeze:
         """Freeze process time at the emulator's clock and keep it there as the clock moves.

@@ -11,8 +11,8 @@ how many of them it kept (the newest ``max_records``: ``attempt_count``), and at
 ``limit`` of those (``attempts``).
 
 Besides the exact paths of ``routes``, a route may name parts of its path
-(``schedules/{group}/{name}/fire``): ``path_routes`` match a path part by part, and the
-handler is given the parts it named.
+(``schedules/{group}/{name}/fire``, ``rules/{name}/fire``): ``path_routes`` match a path
+part by part, and the handler is given the parts it named.
 """
 
 from __future__ import annotations
@@ -68,6 +68,10 @@ Reset = Callable[[Any], None]
 PathHandler = Callable[[dict[str, Any], dict[str, str], dict[str, str]], Any]
 #: How many pieces of pending work ``GET pending`` lists unless ``limit`` says.
 PENDING_LIMIT = 100
+#: Fires a rule by hand: (rule, target id, account, region) -> the first attempts.
+FireRule = Callable[..., list[Attempt]]
+#: What a rule's fire route may be told besides the rule's name in its path.
+_FIRE_RULE_FIELDS = ("target_id", "account_id", "region")
 
 
 def match_path(template: str, route: str) -> dict[str, str] | None:
@@ -114,6 +118,7 @@ class ControlApi:
         stacks: LoadedStacks | None = None,
         pending: Callable[[int], list[PendingWork]] | None = None,
         fire: Callable[[str, str], Attempt] | None = None,
+        fire_rule: FireRule | None = None,
         rules: Callable[[], list[Rule]] = list,
     ) -> None:
         self._records = records
@@ -125,6 +130,7 @@ class ControlApi:
         self._reset = reset
         self._pending = pending
         self._fire = fire
+        self._fire_rule = fire_rule
         self.routes: dict[tuple[str, str], Handler] = {
             ("GET", "health"): self.health,
             ("GET", "clock"): self.clock,
@@ -141,13 +147,14 @@ class ControlApi:
         }
         self.routes.update(RecordRoutes(records).routes())
         self.routes.update(ScheduleRoutes(records).routes())
-        self.routes.update(RuleRoutes(rules, records.origin_of).routes())
+        self.routes.update(RuleRoutes(rules, records).routes())
         self.routes[("GET", "stacks")] = lambda body, query: {
             "stacks": [] if stacks is None else [stack_json(s) for s in stacks.all()]
         }
-        self.routes.update(DashboardRoutes(records, clock, settings).routes())
+        self.routes.update(DashboardRoutes(records, clock, settings, rules).routes())
         self.path_routes: dict[tuple[str, str], PathHandler] = {
             ("POST", "schedules/{group}/{name}/fire"): self.fire,
+            ("POST", "rules/{name}/fire"): self.fire_rule,
         }
 
     def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes, str] | None:
@@ -299,12 +306,35 @@ class ControlApi:
         return {"pending": [] if self._pending is None else self._pending(limit)}
 
     def fire(self, body: dict[str, Any], query: dict[str, str], parts: dict[str, str]) -> Any:
-        if self._fire is None:
-            raise UnknownOperationException("This emulator does not fire schedules by hand.")
         fire = self._fire
-        self._refuse_while_delivering("fire a schedule")
+        if fire is None:
+            raise UnknownOperationException("This emulator does not fire schedules by hand.")
+        attempt = self._by_hand("fire a schedule", lambda: fire(parts["name"], parts["group"]))
+        return {"now": self._clock.now(), "attempt": attempt}
+
+    def fire_rule(self, body: dict[str, Any], query: dict[str, str], parts: dict[str, str]) -> Any:
+        fire_rule = self._fire_rule
+        if fire_rule is None:
+            raise UnknownOperationException("This emulator does not fire rules by hand.")
+        given = {name: body.get(name) for name in _FIRE_RULE_FIELDS}
+        for name, value in given.items():
+            if value is not None and (not isinstance(value, str) or not value):
+                raise ValidationException(f"{name} must be a non-empty string, not {value!r}")
+        attempts = self._by_hand(
+            "fire a rule",
+            lambda: fire_rule(
+                parts["name"],
+                given["target_id"],
+                account_id=given["account_id"],
+                region=given["region"],
+            ),
+        )
+        return {"now": self._clock.now(), "attempts": attempts}
+
+    def _by_hand(self, action: str, fire: Callable[[], Any]) -> Any:
+        self._refuse_while_delivering(action)
         try:
-            attempt = fire(parts["name"], parts["group"])
+            return fire()
         except HandlerError as error:
             self._controls.handler_errors.keep(error)
             raise InternalServerException(
@@ -315,7 +345,6 @@ class ControlApi:
                 raise
             # What this emulator cannot do (a real-time clock, a state file), not a bug.
             raise ConflictException(str(error)) from None
-        return {"now": self._clock.now(), "attempt": attempt}
 
     # -- steering and reset ----------------------------------------------------------------
 

@@ -7,9 +7,9 @@ The page's files are the ``ui`` folder's scripts and style sheets, each at
 imports, so there is no build step. The routes are the files found in the folder, by exact
 name, so a path that leaves the folder names no route.
 
-``GET summary`` answers the clock, the counts of schedules, rule targets and groups, the
-accounts and regions in use, and how many records of each kind were ever written and how many resets
-there were (a poller compares them). ``GET timeline?schedule=&group=&rule=&schedules=&
+``GET summary`` answers the clock, the counts of schedules, rules, rule targets and groups,
+the accounts and regions in use, and how many records of each kind were ever written and how
+many resets there were (a poller compares them). ``GET timeline?schedule=&group=&rule=&schedules=&
 target_arn=&since=&until=&width=`` answers the picture of ``emu.timeline()`` as
 ``image/svg+xml`` (``schedules`` lists ARNs, comma-separated: a page of the list).
 
@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.control_api.records import Handler, whole_number
 from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.timeline_source import TIMELINE_FILTERS, timeline_data
@@ -101,10 +102,17 @@ def _page_file(name: str) -> bytes:
 
 
 class DashboardRoutes:
-    def __init__(self, records: Records, clock: Clock, settings: LiveSettings) -> None:
+    def __init__(
+        self,
+        records: Records,
+        clock: Clock,
+        settings: LiveSettings,
+        rules: Callable[[], list[Rule]] = list,
+    ) -> None:
         self._records = records
         self._clock = clock
         self._settings = settings
+        self._rules = rules
 
     def routes(self) -> dict[tuple[str, str], Handler]:
         found: dict[tuple[str, str], Handler] = {
@@ -132,6 +140,7 @@ class DashboardRoutes:
             "account_id": settings.account_id,
             "region": settings.region,
             "schedule_count": len(self._records.schedules()),
+            "rule_count": len(self._rules()),
             # Drawn on the timeline beside the page's schedules, one lane each.
             "rule_target_count": len(self._records.known_rule_targets()),
             "group_count": len(groups),

@@ -7,27 +7,63 @@ region, event bus and name, as the schedules' list is. ``state`` is a rule state
 (``ENABLED``, ``DISABLED``, ``ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS``);
 ``schedule=true`` keeps the rules with a ``ScheduleExpression``, ``false`` those without
 (which never fire on the clock). Each rule says whether the clock fires it (``fires``),
-and the stack and logical id of the resource that defined it (``stack``, ``logical_id``;
-null for a rule the API made).
+its next occurrence (``next_occurrence``, the earliest of its targets'; null when the clock
+will not fire it), and the stack and logical id of the resource that defined it (``stack``,
+``logical_id``; null for a rule the API made). Each target says its own next occurrence and
+its newest occurrence that has a history (``last_execution``: ``scheduled_time``,
+``status``, ``fired``, ``attempt_count``; null before its first).
+
+``POST rules/{name}/fire`` (``app.py``) fires a rule by hand.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from datetime import datetime
+from typing import Any, Callable, Protocol
 
 from pytest_schedemu.control_api.records import Handler, limit_of
 from pytest_schedemu.control_api.schedules import page_after
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.formats.times import ztime
-from pytest_schedemu.model.rules import Rule, RuleTarget
+from pytest_schedemu.model.rules import Rule, RuleTarget, rule_target_key
 from pytest_schedemu.protocol.paging import filters_fingerprint
+from pytest_schedemu.records import Execution
 
 _STATES = ("ENABLED", "DISABLED", "ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS")
 _FILTERS = ("account_id", "region", "event_bus", "prefix", "state", "schedule")
 
 
-def target_json(target: RuleTarget) -> dict[str, Any]:
-    """A rule's target as the list shows it: what firing reads, and the target as sent."""
+class RuleRecords(Protocol):
+    """What the list reads of the records besides the rules: where each came from, and
+    each target's next and newest occurrence, by its key (``rule_target_key``)."""
+
+    def origin_of(self, schedule_arn: str) -> tuple[str, str] | None: ...
+
+    def next_occurrence_of(self, schedule_arn: str) -> datetime | None: ...
+
+    def last_execution(self, key: str) -> Execution | None: ...
+
+
+def execution_json(execution: Execution | None) -> dict[str, Any] | None:
+    """An occurrence as a target's row shows it: when, how it stands, fired or not."""
+    if execution is None:
+        return None
+    return {
+        "scheduled_time": ztime(execution.scheduled_time),
+        "status": execution.status,
+        "fired": execution.fired,
+        "attempt_count": len(execution.attempts),
+        "event_id": execution.event_id,
+    }
+
+
+def target_json(
+    target: RuleTarget,
+    next_occurrence: datetime | None = None,
+    last_execution: Execution | None = None,
+) -> dict[str, Any]:
+    """A rule's target as the list shows it: what firing reads, the target as sent, and
+    its next and newest occurrence."""
     return {
         "id": target.id,
         "arn": target.arn,
@@ -40,12 +76,20 @@ def target_json(target: RuleTarget) -> dict[str, Any]:
         "maximum_event_age_in_seconds": target.retry_policy.maximum_event_age_in_seconds,
         "parameters": dict(target.parameters),
         "raw": dict(target.raw),
+        "next_occurrence": None if next_occurrence is None else ztime(next_occurrence),
+        "last_execution": execution_json(last_execution),
     }
 
 
-def rule_json(rule: Rule, origin: tuple[str, str] | None = None) -> dict[str, Any]:
-    """A rule as the list shows it; ``origin`` the stack and logical id of the resource
-    that defined it."""
+def rule_json(rule: Rule, records: RuleRecords) -> dict[str, Any]:
+    """A rule as the list shows it, with its targets."""
+    origin = records.origin_of(rule.arn)
+    targets = []
+    for target in rule.targets:
+        key = rule_target_key(rule.arn, target.id)
+        next_time = records.next_occurrence_of(key)
+        targets.append((target, next_time, records.last_execution(key)))
+    upcoming = [next_time for _, next_time, _ in targets if next_time is not None]
     return {
         "arn": rule.arn,
         "name": rule.name,
@@ -64,7 +108,8 @@ def rule_json(rule: Rule, origin: tuple[str, str] | None = None) -> dict[str, An
         "creation_date": ztime(rule.creation_date),
         "activated_at": ztime(rule.activated_at),
         "tags": {key: value for key, value in rule.tags},
-        "targets": [target_json(target) for target in rule.targets],
+        "next_occurrence": ztime(min(upcoming)) if upcoming else None,
+        "targets": [target_json(*target) for target in targets],
     }
 
 
@@ -77,13 +122,9 @@ def _key(rule: Rule) -> tuple[str, str, str, str]:
 
 
 class RuleRoutes:
-    def __init__(
-        self,
-        rules: Callable[[], list[Rule]],
-        origin: Callable[[str], tuple[str, str] | None] = lambda arn: None,
-    ) -> None:
+    def __init__(self, rules: Callable[[], list[Rule]], records: RuleRecords) -> None:
         self._rules = rules
-        self._origin = origin
+        self._records = records
 
     def routes(self) -> dict[tuple[str, str], Handler]:
         return {("GET", "rules"): self.rules}
@@ -115,5 +156,5 @@ class RuleRoutes:
         first, end, following = page_after(
             keys, 4, query.get("next_token"), fingerprint, limit_of(query)
         )
-        page = [rule_json(rule, self._origin(rule.arn)) for rule in matching[first:end]]
+        page = [rule_json(rule, self._records) for rule in matching[first:end]]
         return {"rules": page, "next_token": following, "total": len(matching)}

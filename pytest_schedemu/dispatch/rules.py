@@ -27,6 +27,8 @@ settlement and bulk play every schedule uses. What a rule adds is EventBridge's
 - The targets of one occurrence share its event, so its id: every target receives the
   same event, as on AWS; their execution ids differ.
 - Retries follow EventBridge's ladder (``retries.eventbridge_next_attempt``).
+- A test may fire a rule by hand (``firing``): the targets one fire reaches share its
+  event, so the fire number is the rule's (``next_fire``), kept past removed targets.
 
 The producer (``producers.rule_targets``) says how a definition fires, retries and
 dead-letters; this module decides when a target gets a new definition, and when it goes.
@@ -65,6 +67,9 @@ class RulePlanning:
         self._now = now
         #: rule ARN -> target id -> (its live plan, what it was made from)
         self._plans: dict[str, dict[str, tuple[Plan, _MadeFrom]]] = {}
+        #: rule ARN -> the number of its latest fire by hand, kept past its targets' plans:
+        #: a target removed since took its own count with it.
+        self._fires: dict[str, int] = {}
 
     def saved(self, rule: Rule) -> None:
         """Plan the targets of ``rule`` as it now stands."""
@@ -137,11 +142,26 @@ class RulePlanning:
 
     def removed(self, rule: Rule, reason: str) -> None:
         """The rule is gone: its targets' plans go, their pending retries cancelled."""
+        self._fires.pop(rule.arn, None)
         for plan, _ in self._plans.pop(rule.arn, {}).values():
             self._retire(plan, reason)
 
     def reset(self) -> None:
         self._plans.clear()
+        self._fires.clear()
+
+    def live_plans(self, rule_arn: str) -> dict[str, Plan]:
+        """The live plan of each target of the stored rule ``rule_arn``, by target id."""
+        return {target_id: plan for target_id, (plan, _) in self._plans.get(rule_arn, {}).items()}
+
+    def next_fire(self, rule_arn: str) -> int:
+        """Take the number of the rule's next fire by hand: past every earlier fire of any
+        of its targets, so that the targets one fire reaches share its event id (made of the
+        rule's ARN, incarnation, instant and this number) and no two fires share one."""
+        counts = [plan.fires for plan, _ in self._plans.get(rule_arn, {}).values()]
+        number = max([self._fires.get(rule_arn, 0), *counts]) + 1
+        self._fires[rule_arn] = number
+        return number
 
     def _define(
         self, plan: Plan, definition: RuleTargetSchedule, rule: Rule, target: RuleTarget

@@ -315,6 +315,12 @@ class History:
         with self._lock:
             return [source for arn in schedule_arns for source in self._executions.get(arn, ())]
 
+    def last_execution_source(self, schedule_arn: str) -> ExecutionSource | None:
+        """The newest kept occurrence of ``schedule_arn`` (a rule target's key too), if any."""
+        with self._lock:
+            kept = self._executions.get(schedule_arn)
+            return kept[-1] if kept else None
+
     def known_schedules(self, name: str) -> tuple[dict[str, str], list[str], bool]:
         """(schedule ARN -> group) of every schedule named ``name`` since the last clear,
         every known name, and whether nothing was forgotten."""

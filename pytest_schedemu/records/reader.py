@@ -297,6 +297,13 @@ class Records:
                 if source.status != PENDING
             ]
 
+    def last_execution(self, key: str) -> Execution | None:
+        """The newest occurrence of a schedule's ARN or a rule target's key that has a
+        history (``executions`` keeps it), if any."""
+        with self._schedules.lock:
+            source = self._history.last_execution_source(key)
+            return None if source is None or source.status == PENDING else source.snapshot()
+
     def next_occurrence(self, schedule: str, group: str | None = None) -> datetime | None:
         """The next nominal time of a schedule (by name, or ARN), or None if none remains."""
         arn = self.one_schedule_arn(schedule, group)

@@ -1,4 +1,5 @@
-"""The control API's moves by events, pending work and fire now, over HTTP."""
+"""The control API's moves by events, pending work and fire now (of a schedule or a
+rule), over HTTP."""
 
 from __future__ import annotations
 
@@ -132,3 +133,64 @@ def test_fire_of_an_unknown_schedule_is_not_found(emu: Emulator) -> None:
     assert status == 404 and answer["__type"] == "UnknownOperationException"
     status, answer = call(emu, "GET", "schedules/default/daily/fire")
     assert status == 404 and answer["__type"] == "UnknownOperationException"
+
+
+def scheduled_rule(emu: Emulator, region: str | None = None) -> None:
+    events = emu.client("events", **({} if region is None else {"region_name": region}))
+    events.put_rule(Name="hourly", ScheduleExpression="rate(1 hour)")
+    events.put_targets(
+        Rule="hourly",
+        Targets=[{"Id": "queue", "Arn": QUEUE}, {"Id": "letters", "Arn": DLQ}],
+    )
+
+
+def test_fire_runs_a_rule_now_for_every_target_sharing_one_event(emu: Emulator) -> None:
+    scheduled_rule(emu)
+    status, answer = call(emu, "POST", "rules/hourly/fire")
+    assert status == 200 and answer["now"] == "2026-03-01T10:00:00Z"
+    attempts = answer["attempts"]
+    assert [(a["target_id"], a["fired"], a["succeeded"]) for a in attempts] == [
+        ("queue", True, True),
+        ("letters", True, True),
+    ]
+    assert attempts[0]["event_id"] == attempts[1]["event_id"]
+    assert [a.execution_id for a in emu.deliveries(rule="hourly")] == [
+        a["execution_id"] for a in attempts
+    ]
+
+
+def test_fire_runs_one_target_of_a_rule_in_the_region_named(emu: Emulator) -> None:
+    scheduled_rule(emu)
+    scheduled_rule(emu, "eu-west-1")
+    body = {"target_id": "letters", "region": "eu-west-1", "account_id": "123456789012"}
+    status, answer = call(emu, "POST", "rules/hourly/fire", body)
+    assert status == 200
+    (attempt,) = answer["attempts"]
+    assert (attempt["target_id"], attempt["rule_arn"]) == (
+        "letters",
+        "arn:aws:events:eu-west-1:123456789012:rule/hourly",
+    )
+
+
+def test_fire_of_an_unknown_rule_or_target_is_not_found(emu: Emulator) -> None:
+    scheduled_rule(emu)
+    status, answer = call(emu, "POST", "rules/hourli/fire")
+    assert (status, answer["__type"]) == (404, "ResourceNotFoundException")
+    assert "No rule 'hourli'" in answer["Message"] and "closest first: hourly" in answer["Message"]
+    status, answer = call(emu, "POST", "rules/hourly/fire", {"target_id": "queu"})
+    assert status == 404
+    assert "no target 'queu'; its targets, closest first: queue" in answer["Message"]
+    status, answer = call(emu, "GET", "rules/hourly/fire")
+    assert status == 404 and answer["__type"] == "UnknownOperationException"
+    assert emu.attempts() == []
+
+
+def test_fire_of_a_rule_refuses_a_bad_body_and_a_rule_without_a_schedule(emu: Emulator) -> None:
+    scheduled_rule(emu)
+    status, answer = call(emu, "POST", "rules/hourly/fire", {"target_id": 3})
+    assert (status, answer["__type"]) == (400, "ValidationException")
+    assert "target_id must be a non-empty string, not 3" in answer["Message"]
+    emu.client("events").put_rule(Name="orders", EventPattern='{"source": ["orders"]}')
+    status, answer = call(emu, "POST", "rules/orders/fire")
+    assert (status, answer["__type"]) == (400, "ValidationException")
+    assert "no ScheduleExpression" in answer["Message"]

@@ -27,9 +27,10 @@ FILTERING = {
     "timeline",
     "timeline_svg",
 }
-#: The methods that name one schedule (a name and its group, or an ARN) rather than filter
-#: records: ``fire("nightly", "reports")`` is a lookup, whose errors ``executions`` shares.
-LOOKUPS = {"fire", "next_occurrence"}
+#: The methods that name one schedule (a name and its group, or an ARN) or one rule rather
+#: than filter records: ``fire("nightly", "reports")`` is a lookup, whose errors
+#: ``executions`` shares, and ``fire_rule("nightly")`` names the stored rule it fires.
+LOOKUPS = {"fire", "fire_rule", "next_occurrence"}
 
 
 def _filtering_methods() -> dict[str, Callable[..., Any]]:

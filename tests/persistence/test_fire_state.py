@@ -1,5 +1,6 @@
-"""``emu.fire`` with a state file: a fired occurrence is kept apart from a scheduled one at
-the same instant and from the other fires, and its retries survive a crash."""
+"""``emu.fire`` and ``emu.fire_rule`` with a state file: a fired occurrence is kept apart
+from a scheduled one at the same instant and from the other fires, and its retries survive a
+crash."""
 
 from __future__ import annotations
 
@@ -63,3 +64,24 @@ def test_a_fired_occurrences_retry_pending_at_a_crash_resumes(lives: Lives) -> N
     assert (retry.fired, retry.attempt_number) == (True, 2)
     emu.clock.advance(minutes=40)
     assert records(emu) == expected
+
+
+def test_a_fired_rule_and_its_count_of_fires_survive_a_restart(lives: Lives) -> None:
+    emu = lives.open()
+    events = emu.client("events")
+    events.put_rule(Name="hourly", ScheduleExpression="rate(1 hour)")
+    events.put_targets(
+        Rule="hourly", Targets=[{"Id": "a", "Arn": FUNCTION}, {"Id": "b", "Arn": FUNCTION}]
+    )
+    first = emu.fire_rule("hourly")
+    emu.fire_rule("hourly", "b")
+    before = records(emu)
+    emu = lives.restart()
+    assert records(emu) == before
+    executions = emu.executions(rule="hourly")
+    assert [(e.target_id, e.fired) for e in executions] == [("a", True), ("b", True), ("b", True)]
+    # The next fire takes a number no fire before the restart had, for both targets.
+    again = emu.fire_rule("hourly")
+    assert again[0].event_id == again[1].event_id
+    assert again[0].event_id not in {e.event_id for e in executions}
+    assert first[0].event_id == first[1].event_id

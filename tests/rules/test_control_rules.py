@@ -55,6 +55,7 @@ def test_rules_are_listed_with_their_targets(emu: Emulator, events: Any) -> None
             "creation_date": START,
             "activated_at": START,
             "tags": {"team": "billing"},
+            "next_occurrence": "2026-03-01T10:05:00Z",
             "targets": [
                 {
                     "id": "t1",
@@ -68,6 +69,8 @@ def test_rules_are_listed_with_their_targets(emu: Emulator, events: Any) -> None
                     "maximum_event_age_in_seconds": 86400,
                     "parameters": {},
                     "raw": sent,
+                    "next_occurrence": "2026-03-01T10:05:00Z",
+                    "last_execution": None,
                 }
             ],
         }
@@ -113,3 +116,27 @@ def test_a_bad_filter_is_refused(emu: Emulator, query: str, message: str) -> Non
     status, answer = listed(emu, query)
     assert (status, answer["__type"]) == (400, "ValidationException")
     assert answer["Message"].startswith(message)
+
+
+def test_each_target_shows_its_newest_run_and_a_rule_its_next_occurrence(
+    emu: Emulator, events: Any
+) -> None:
+    events.put_rule(Name="r1", ScheduleExpression="rate(1 hour)")
+    events.put_targets(Rule="r1", Targets=[target("a"), target("b")])
+    emu.clock.advance(minutes=5)
+    emu.fire_rule("r1", "b")
+    (rule,) = listed(emu)[1]["rules"]
+    assert rule["next_occurrence"] == "2026-03-01T11:00:00Z"
+    runs = {t["id"]: t["last_execution"] for t in rule["targets"]}
+    assert runs["a"] is None
+    assert runs["b"] == {
+        "scheduled_time": "2026-03-01T10:05:00Z",
+        "status": "success",
+        "fired": True,
+        "attempt_count": 1,
+        "event_id": emu.deliveries(rule="r1")[0].event_id,
+    }
+    events.disable_rule(Name="r1")
+    (rule,) = listed(emu)[1]["rules"]
+    assert rule["next_occurrence"] is None
+    assert [t["next_occurrence"] for t in rule["targets"]] == [None, None]

@@ -1,10 +1,12 @@
-"""What the dashboard's browser tests share: making schedules through boto3, opening the
-page, reading its rows, and probing its layout as a person would see it."""
+"""What the dashboard's browser tests share: making schedules and rules through boto3,
+opening the page, reading its rows, and probing its layout as a person would see it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+import boto3
 
 from tests.serve.test_serve import Served
 
@@ -40,6 +42,17 @@ def create(served: Served, name: str, expression: str = "rate(1 hour)", **extra:
         FlexibleTimeWindow={"Mode": "OFF"},
         Target=target,
         **extra,
+    )
+
+
+def events_client(served: Served) -> Any:
+    """An EventBridge client built the ordinary way, pointed at the served emulator."""
+    return boto3.client(
+        "events",
+        endpoint_url=served.url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
     )
 
 

@@ -7,11 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import boto3
 from playwright.sync_api import expect
 
 from tests.serve.test_serve import Served
-from tests.ui.pages import DLQ, FUNCTION, QUEUE, ROLE, create, open_dashboard, rows, shoot
+from tests.ui.pages import (
+    DLQ,
+    FUNCTION,
+    QUEUE,
+    ROLE,
+    create,
+    events_client,
+    open_dashboard,
+    rows,
+    shoot,
+)
 
 OUTCOME_CELLS = (
     "Array.from(document.querySelectorAll('#attempts tbody tr td:last-child'), c => c.innerText)"
@@ -151,13 +160,7 @@ def test_every_field_is_written_as_text(laptop_page: Any, served: Served, tmp_pa
 def test_a_rule_targets_records_are_listed_by_its_rule_and_target(
     page: Any, served: Served, tmp_path: Path
 ) -> None:
-    events = boto3.client(
-        "events",
-        endpoint_url=served.url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    events = events_client(served)
     events.put_rule(Name="nightly", ScheduleExpression="rate(1 hour)")
     failing = {"RetryPolicy": {"MaximumRetryAttempts": 0}, "DeadLetterConfig": {"Arn": DLQ}}
     events.put_targets(Rule="nightly", Targets=[{"Id": "q", "Arn": FUNCTION, **failing}])

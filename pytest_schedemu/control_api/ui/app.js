@@ -1,13 +1,13 @@
 // The schedemu dashboard: reads the control API under /_schedemu/ and nothing else.
 //
 // This module starts the page: it wires the controls that change what the panes show
-// (the pager, the filters, the chosen group and schedule, the timeline's span, the outcome
-// of the attempts listed, the details panel's close button), loads everything once and
-// starts the poll. Each pane lives in its own module; refresh.js decides which of them
-// reload when.
+// (the pager, the filters, the chosen group and schedule, the rules' run buttons, the
+// timeline's span, the outcome of the attempts listed, the details panel's close button),
+// loads everything once and starts the poll. Each pane lives in its own module; refresh.js
+// decides which of them reload when.
 
 import { runNow, wireClock } from "./clock.js";
-import { $ } from "./dom.js";
+import { $, showStatus } from "./dom.js";
 import { clearDetail, markOutcome, refreshAttempts } from "./records.js";
 import {
   guarded,
@@ -17,6 +17,7 @@ import {
   restartPaging,
   startPolling,
 } from "./refresh.js";
+import { runRule } from "./rules.js";
 import { markChosenSchedule } from "./schedules.js";
 import { state } from "./state.js";
 import { markSpan, refreshTimeline } from "./timeline.js";
@@ -84,6 +85,21 @@ function wireChosenSchedule() {
   });
 }
 
+// A rule's "Run now" (one target) or "Run all" fires it, then the page reloads.
+function wireRules() {
+  $("rules").tBodies[0].addEventListener("click", async (event) => {
+    const run = event.target.closest("button[data-fire-rule]");
+    if (!run) return;
+    try {
+      await runRule(run);
+    } catch (error) {
+      showStatus(error.message, true);
+      return;
+    }
+    await refreshEverything();
+  });
+}
+
 function wireTimeline() {
   for (const button of document.querySelectorAll("[data-span]")) {
     button.addEventListener("click", () => {
@@ -117,6 +133,7 @@ async function start() {
   wirePager();
   wireFilters();
   wireChosenSchedule();
+  wireRules();
   wireTimeline();
   wireOutcome();
   $("detail-close").addEventListener("click", clearDetail);

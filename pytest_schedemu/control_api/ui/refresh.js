@@ -1,11 +1,12 @@
 // Which panes reload when, and the poll that keeps the page current.
 //
 // The page polls the summary every POLL_MS and reloads its lists only when something
-// changed (the clock, a count of records, schedules or groups), so a quiet emulator costs
-// one small request per poll.
+// changed (the clock, a count of records, schedules, rules or groups), so a quiet emulator
+// costs one small request per poll.
 
 import { showStatus } from "./dom.js";
 import { refreshAttempts, refreshDeadLetters } from "./records.js";
+import { refreshRules } from "./rules.js";
 import { refreshGroups, refreshSchedules } from "./schedules.js";
 import { state } from "./state.js";
 import { refreshSummary } from "./summary.js";
@@ -40,10 +41,11 @@ export function refreshFocused() {
   ]);
 }
 
-// Groups, schedules with their timeline, and the recent records, side by side.
+// Groups, schedules with their timeline, rules, and the recent records, side by side.
 function refreshLists() {
   return Promise.all([
     guarded(refreshGroups),
+    guarded(refreshRules),
     guarded(async () => {
       await refreshSchedules();
       await refreshTimeline();

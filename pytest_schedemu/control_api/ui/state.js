@@ -13,5 +13,5 @@ export const state = {
   signature: "",
   detail: null, // {kind, key}
   // Each list's latest request: an answer to an older one arrives late and is dropped.
-  sequence: { schedules: 0, timeline: 0, attempts: 0, deadLetters: 0 },
+  sequence: { schedules: 0, rules: 0, timeline: 0, attempts: 0, deadLetters: 0 },
 };

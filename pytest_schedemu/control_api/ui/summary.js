@@ -32,6 +32,7 @@ export async function refreshSummary() {
   return [
     summary.now,
     summary.schedule_count,
+    summary.rule_count,
     summary.group_count,
     summary.written.attempts,
     summary.written.dead_letters,
