@@ -341,19 +341,19 @@ class Emulator(Inspection):
 
     def fire_rule(
         self,
-        rule: str,
+        name: str,
         target_id: str | None = None,
         *,
         account_id: str | None = None,
         region: str | None = None,
     ) -> list[Attempt]:
-        """Make one occurrence of a scheduled EventBridge rule (name or ARN) now, for each
+        """Make one occurrence of the scheduled EventBridge rule ``name`` (or ARN) now, for each
         of its targets or only ``target_id``, and return their first attempts in the order
         of its targets; they share one event, as AWS sends one to every target. Retries and
         dead letters follow as usual; the clock and the rule's own occurrences stay as they
         are. A name held in several accounts or regions is the default one's, unless
         ``account_id`` or ``region`` says."""
-        return self._firing.fire_rule(rule, target_id, account_id=account_id, region=region)
+        return self._firing.fire_rule(name, target_id, account_id=account_id, region=region)
 
     def freeze_time(self, engine: str = "freezegun") -> TimeFreeze:
         """Freeze process time at the emulator's clock and keep it there as the clock moves.
