@@ -24,10 +24,13 @@ from pytest_schedemu.delivery.backends import OK
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence
-from pytest_schedemu.errors import ClockError, HandlerError
+from pytest_schedemu.errors import ClockError, HandlerError, raised_for_the_caller
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.records import Attempt, Records
 from pytest_schedemu.timekeeping.clock import Clock
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 class Firing:
