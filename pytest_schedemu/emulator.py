@@ -28,7 +28,7 @@ from pytest_schedemu.delivery.steering import TargetControl, TargetControls
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.firing import Firing
 from pytest_schedemu.dispatch.realtime import RealTimeService
-from pytest_schedemu.errors import HandlerError, SchedemuError
+from pytest_schedemu.errors import HandlerError, SchedemuError, raised_for_the_caller
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.protocol.faults import ServerError
 from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from pytest_schedemu.persistence import Journal
     from pytest_schedemu.scheduler_api.operations import Document
     from pytest_schedemu.state.listeners import StoreObserver
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 logger = logging.getLogger("pytest_schedemu")
 

@@ -76,16 +76,21 @@ class ClockTimeout(SchedemuError, AssertionError):
 
 
 def raised_for_the_caller(excinfo: Any) -> bool:
-    """Whether pytest's ``excinfo`` holds an error the read side raises on purpose about
-    its caller's own request: a name nothing ever had, a filter that cannot match
-    (``LookupError``, ``ValueError``), or a failed assertion.
+    """Whether pytest's ``excinfo`` holds an error the emulator raises on purpose about its
+    caller's own request: a name nothing ever had, a filter that cannot match
+    (``LookupError``, ``ValueError``), a failed assertion, or a stack that cannot load
+    (``StackError``).
 
-    The read side's modules set ``__tracebackhide__`` to this, so pytest reports such an
-    error at the test's own line, without the emulator's frames in between, and any other
-    exception, a bug, with its whole traceback.
+    The modules such an error passes through (the read side, stacks, provisioning, the
+    ``Emulator``) set ``__tracebackhide__`` to this, so pytest reports it at the test's own
+    line, without the emulator's frames in between, and any other exception, a bug, with
+    its whole traceback. The pytest plugin leaves the attempts out of such a report: they
+    say nothing about a misspelt name.
     """
     error = getattr(excinfo, "value", None)
-    return type(error) in (LookupError, ValueError) or isinstance(error, DeliveryAssertionError)
+    return type(error) in (LookupError, ValueError) or isinstance(
+        error, (DeliveryAssertionError, StackError)
+    )
 
 
 class DispatchLimitExceeded(SchedemuError):

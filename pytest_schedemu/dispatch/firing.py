@@ -34,14 +34,17 @@ from pytest_schedemu.delivery.backends import OK
 from pytest_schedemu.delivery.handlers import failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
-from pytest_schedemu.errors import ClockError, HandlerError
+from pytest_schedemu.errors import ClockError, HandlerError, raised_for_the_caller
+from pytest_schedemu.formats.listing import closest_first, listing
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.rules import Rule, RuleTarget, parse_rule_arn
 from pytest_schedemu.records import Attempt, Records
-from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.timekeeping.clock import Clock
 
 _Fired = TypeVar("_Fired")
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 class Firing:

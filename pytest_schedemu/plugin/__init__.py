@@ -273,7 +273,12 @@ def _emulator_for_test(item: pytest.Item, emulator: Emulator) -> Iterator[Emulat
     try:
         emulator.reset(start=start, **chosen.changes)
     except (TypeError, ValueError) as error:
-        pytest.fail(f"schedemu: {error}", pytrace=False)
+        refused: Exception | None = error
+    else:
+        refused = None
+    # Failed outside the handler, so that the report says it once, not "during handling".
+    if refused is not None:
+        pytest.fail(f"schedemu: {refused}", pytrace=False)
     options = chosen.plugin
     started = emulator.clock.now()
     item.stash[_EMULATOR_KEY] = emulator
@@ -410,10 +415,11 @@ def pytest_runtest_makereport(
         return report
     _report_timeline(item, report, emulator)
     if report.failed and call.when == "call":
-        from pytest_schedemu.errors import DeliveryAssertionError
+        from pytest_schedemu.errors import raised_for_the_caller
 
-        # An assertion of the emulator already listed the attempts; don't print them twice.
-        if call.excinfo is None or not call.excinfo.errisinstance(DeliveryAssertionError):
+        # An assertion of the emulator already listed the attempts, and they say nothing
+        # of a misspelt name or a template that cannot load.
+        if call.excinfo is None or not raised_for_the_caller(call.excinfo):
             report.sections.append(("schedemu attempts", emulator.describe_attempts()))
     return report
 

@@ -23,7 +23,8 @@ from pytest_schedemu.commands.batch import BatchRefused
 from pytest_schedemu.commands.call import Call
 from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.commands.rules import bus_name
-from pytest_schedemu.errors import ApiError, StackError
+from pytest_schedemu.errors import ApiError, StackError, raised_for_the_caller
+from pytest_schedemu.formats.listing import suggestion
 from pytest_schedemu.model.resources import DEFAULT_GROUP
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
 from pytest_schedemu.protocol.validation import ServiceValidator
@@ -32,6 +33,9 @@ from pytest_schedemu.provisioning.rules import add_rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 class StackLoader:
@@ -202,7 +206,9 @@ class LoadedStacks:
             stack = self._stacks.get(name)
             known = sorted(self._stacks)
         if stack is None:
-            raise LookupError(f"No stack {name!r} is loaded; loaded: {known or 'none'}")
+            raise LookupError(
+                f"No stack {name!r} is loaded; {suggestion(name, known, 'loaded stacks')}"
+            )
         return stack
 
     def all(self) -> list[Stack]:

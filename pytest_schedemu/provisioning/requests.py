@@ -13,9 +13,12 @@ from typing import Any
 
 from botocore.model import Shape
 
-from pytest_schedemu.errors import ApiError, StackError
+from pytest_schedemu.errors import ApiError, StackError, raised_for_the_caller
 from pytest_schedemu.protocol.validation import names_an_offset
 from pytest_schedemu.stacks import ResolvedStack, StackResource
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 def refuse_unknown(stack: ResolvedStack, resource: StackResource, members: Iterable[str]) -> None:

@@ -25,11 +25,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_schedemu.commands.batch import Batch
-from pytest_schedemu.errors import ApiError
+from pytest_schedemu.errors import ApiError, raised_for_the_caller
 from pytest_schedemu.events_api.app import events_validator
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
 from pytest_schedemu.stacks import ResolvedStack, StackResource
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 #: Where CloudFormation's ``AWS::Events::Rule`` names a target's members otherwise than the
 #: API: the structure's API name -> {CloudFormation's member name: the API's}. From the

@@ -20,11 +20,11 @@ from functools import partial
 from typing import Any, Callable
 
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
+from pytest_schedemu.formats.listing import closest_first, listing
 from pytest_schedemu.formats.times import from_epoch, ztime
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.chances import Chance, first_chance, why_no_chance
 from pytest_schedemu.records.filters import target_matches
-from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import DEAD_LETTER_ATTRIBUTES, Attempt
 from pytest_schedemu.timekeeping.clock import Clock

@@ -20,13 +20,13 @@ from datetime import datetime
 from typing import Any, Callable, Protocol
 
 from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.formats.listing import closest_first, listing
 from pytest_schedemu.model.arns import ScheduleArn, schedule_arn, scheduler_arn
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import parse_rule_arn
 from pytest_schedemu.records.drops import DROP_KINDS, AssertedDrops
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.history import DroppedRecords, History
-from pytest_schedemu.records.listing import closest_first, listing
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 
 # A bad name or filter is reported at the caller's line: the frames of the lookup say nothing

@@ -9,7 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.stacks.location import file_error
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 _STACK = "aws:cloudformation:stack"
 _LOGICAL_ID = "aws:cdk:logicalId"

@@ -5,7 +5,11 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.stacks.location import Location
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 def text(value: Any, at: Location, function: str) -> str:

@@ -12,8 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any, Callable, Protocol
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.stacks.functions import cidr, join, select, split, text
 from pytest_schedemu.stacks.location import Location
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 class _NoValue:

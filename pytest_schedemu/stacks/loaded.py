@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, rule_target_key
 from pytest_schedemu.stacks.stack import ResolvedStack, StackResource
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 SCHEDULE_GROUP = "AWS::Scheduler::ScheduleGroup"
 SCHEDULE = "AWS::Scheduler::Schedule"

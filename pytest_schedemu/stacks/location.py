@@ -6,7 +6,10 @@ Every StackError is made here, so that each names its place the same way:
 
 from __future__ import annotations
 
-from pytest_schedemu.errors import StackError
+from pytest_schedemu.errors import StackError, raised_for_the_caller
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 
 class Location:

@@ -8,7 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from pytest_schedemu.errors import StackError
+from pytest_schedemu.errors import StackError, raised_for_the_caller
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 #: A parameter's value: a string, or a list of strings for the list types.
 ParameterValue = Union[str, list[str]]

@@ -7,13 +7,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Union
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.partitions import dns_suffix_for_partition
 from pytest_schedemu.stacks.assembly import is_assembly, read_assembly
 from pytest_schedemu.stacks.location import file_error
+from pytest_schedemu.stacks.names import stack_name_from_file, stack_name_refusal, valid_stack_name
 from pytest_schedemu.stacks.resolve import Environment, resolve_template
 from pytest_schedemu.stacks.sam import SAM_TRANSFORM, translate
 from pytest_schedemu.stacks.stack import ResolvedStack
 from pytest_schedemu.stacks.templates import load_template, transforms
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 Source = Union[str, "os.PathLike[str]"]
 
@@ -34,11 +39,13 @@ def read_stack(
     ``source`` is a CloudFormation template (JSON or YAML; a SAM template is translated
     first), or a CDK cloud assembly directory or its ``manifest.json``. A CDK stack whose
     environment is concrete is deployed there, whatever ``account`` and ``region`` say.
-    ``stack_name`` chooses a stack of an assembly; for a template it is the stack's name
-    (by default the file's stem). Generated names derive from ``seed``, the stack's name
-    and each logical id. ``imports`` holds the values ``Fn::ImportValue`` reads, by export
-    name. A ``Ref`` or ``Fn::GetAtt`` to a resource of a type this module does not know is
-    an error, unless ``placeholders`` asks for a placeholder ARN.
+    ``stack_name`` chooses a stack of an assembly; for a template it is the stack's name,
+    refused with CloudFormation's message when CloudFormation would refuse it, and by
+    default the file's name made a valid one (``names.stack_name_from_file``). Generated
+    names derive from ``seed``, the stack's name and each logical id. ``imports`` holds the
+    values ``Fn::ImportValue`` reads, by export name. A ``Ref`` or ``Fn::GetAtt`` to a
+    resource of a type this module does not know is an error, unless ``placeholders`` asks
+    for a placeholder ARN.
 
     Raises StackError, naming the file, the resource and what is wrong.
     """
@@ -51,7 +58,7 @@ def read_stack(
         account, region = stack.account or account, stack.region or region
     else:
         template_path = source_path = path
-        name = stack_name or path.stem
+        name = _template_stack_name(path, stack_name)
     template = load_template(template_path)
     file = str(template_path)
     environment = Environment(name=name, account=account, region=region, seed=seed)
@@ -71,6 +78,15 @@ def read_stack(
         placeholders=placeholders,
         cdk_paths=paths,
     )
+
+
+def _template_stack_name(path: Path, chosen: str | None) -> str:
+    if chosen is None:
+        return stack_name_from_file(path)
+    refusal = stack_name_refusal(chosen)
+    if refusal is not None:
+        raise file_error(str(path), f"{refusal}. A valid name: {valid_stack_name(chosen)!r}")
+    return chosen
 
 
 def _pseudo(environment: Environment) -> dict[str, str]:

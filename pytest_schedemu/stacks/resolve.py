@@ -9,11 +9,13 @@ back to a resource still being worked out is a cycle, and an error.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.formats.listing import did_you_mean
 from pytest_schedemu.model.partitions import dns_suffix_for_partition, partition_for_region
 from pytest_schedemu.stacks.intrinsics import NO_VALUE, Evaluator
 from pytest_schedemu.stacks.location import Location, file_error
@@ -21,6 +23,9 @@ from pytest_schedemu.stacks.names import derived_uuid, generated_name, token
 from pytest_schedemu.stacks.parameters import Parameter, read_parameters
 from pytest_schedemu.stacks.resources import KINDS, ResourceKind
 from pytest_schedemu.stacks.stack import ResolvedStack, StackResource
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 #: CDK's logical ids end in 8 upper-case hex digits of a hash of the construct's path.
 _CDK_HASH = re.compile(r"^(?P<id>.+?)[0-9A-F]{8}$")
@@ -303,8 +308,11 @@ class _Stack:
 
     def _missing(self, name: str, what: str, at: Location) -> NoReturn:
         if what.startswith("Ref"):
-            raise at.error(f"{what}: no parameter, pseudo parameter or resource {name}")
-        raise at.error(f"{what}: no resource {name}")
+            known = [*self.parameters, *self.pseudo, *self.resources]
+            raise at.error(
+                f"{what}: no parameter, pseudo parameter or resource {name}{_hint(name, known)}"
+            )
+        raise at.error(f"{what}: no resource {name}{_hint(name, self.resources)}")
 
     def _unanswered(self, name: str) -> str:
         resource_type = self.resources[name]["Type"]
@@ -362,3 +370,8 @@ def _template_cdk_path(definition: Mapping[str, Any]) -> str | None:
     metadata = definition.get("Metadata")
     path = metadata.get("aws:cdk:path") if isinstance(metadata, Mapping) else None
     return path if isinstance(path, str) else None
+
+
+def _hint(name: str, known: Iterable[str]) -> str:
+    guess = did_you_mean(name, known)
+    return f"; {guess}" if guess else ""

@@ -13,6 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_schedemu.errors import raised_for_the_caller
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
+
 #: Reads one property of the resource, resolved (None when absent).
 PropertyReader = Callable[[str], Any]
 #: Derives a deterministic token for the resource from a label (see ``names``).

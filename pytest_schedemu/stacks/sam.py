@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.stacks.location import file_error
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 SAM_TRANSFORM = "AWS::Serverless-2016-10-31"
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.formats.listing import did_you_mean, suggestion
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 #: The suffix CDK gives the construct of an L2 that holds its L1 resource.
 _RESOURCE_LEAF = "/Resource"
@@ -66,9 +71,11 @@ class ResolvedStack:
         if found:
             ids = ", ".join(resource.logical_id for resource in found)
             raise LookupError(f"{name!r} names several resources of stack {self.name}: {ids}")
-        close = difflib.get_close_matches(name, self._names, n=5, cutoff=0.5)
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        raise LookupError(f"stack {self.name} has no resource {name!r}{hint}")
+        # Any name may be the one meant; the logical ids alone are listed when none is.
+        hint = did_you_mean(name, self._names) or suggestion(
+            name, [resource.logical_id for resource in self.resources], "its resources"
+        )
+        raise LookupError(f"stack {self.name} has no resource {name!r}; {hint}")
 
     def of_type(self, resource_type: str) -> tuple[StackResource, ...]:
         """The resources of ``resource_type`` (e.g. ``AWS::Scheduler::Schedule``), in order."""

@@ -8,14 +8,24 @@ from typing import Any
 
 import yaml
 
+from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.formats.listing import suggestion
 from pytest_schedemu.stacks.location import file_error
 from pytest_schedemu.stacks.yaml_tags import load_yaml
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
+
+#: The endings of the files a missing template's message lists as its neighbours.
+_TEMPLATE_SUFFIXES = (".json", ".yaml", ".yml", ".template")
 
 
 def load_template(path: Path) -> dict[str, Any]:
     """The template in ``path``, JSON or YAML, with YAML's short forms in long form."""
     try:
         content = path.read_text(encoding="utf-8")
+    except FileNotFoundError as error:
+        raise file_error(str(path), f"cannot be read: {error.strerror}{_near(path)}") from None
     except OSError as error:
         raise file_error(str(path), f"cannot be read: {error.strerror or error}") from None
     try:
@@ -27,6 +37,18 @@ def load_template(path: Path) -> dict[str, Any]:
     if not isinstance(template, dict):
         raise file_error(str(path), "not a template: its top level is not a mapping")
     return template
+
+
+def _near(path: Path) -> str:
+    """The templates beside a missing one, and the one a typo would have missed."""
+    try:
+        there = [entry.name for entry in path.parent.iterdir() if entry.is_file()]
+    except OSError:
+        return ""
+    templates = [name for name in there if name.endswith(_TEMPLATE_SUFFIXES)]
+    if not templates:
+        return f"; {path.parent} holds no template"
+    return f"; {suggestion(path.name, templates, 'templates there')}"
 
 
 def transforms(template: dict[str, Any]) -> list[str]:

@@ -11,6 +11,11 @@ from typing import Any
 
 import yaml
 
+from pytest_schedemu.errors import raised_for_the_caller
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
+
 #: Short-form tags and the long form each stands for.
 _FUNCTIONS = {
     "Ref": "Ref",

@@ -134,7 +134,7 @@ def test_a_property_the_resource_type_does_not_take_is_refused(
 def test_stacks_are_found_by_name_and_gone_after_a_reset(emu: Emulator, template: Path) -> None:
     stack = emu.load_stack(template, stack_name="billing")
     assert emu.stack("billing") is stack
-    with pytest.raises(LookupError, match="loaded: \\['billing'\\]"):
+    with pytest.raises(LookupError, match="loaded stacks: billing"):
         emu.stack("other")
     with pytest.raises(StackError, match="already loaded"):
         emu.load_stack(template, stack_name="billing")
@@ -221,3 +221,34 @@ def test_a_date_without_an_offset_is_read_as_utc(emu: Emulator, tmp_path: Path) 
     )
     stack = emu.load_stack(write(tmp_path, naive))
     assert stack.schedule("Nightly").start_date.isoformat() == "2026-03-05T00:00:00+00:00"
+
+
+_DEAD_LETTERED = TEMPLATE.replace(
+    "        RetryPolicy:",
+    "        DeadLetterConfig:\n          Arn: !GetAtt Letters.Arn\n        RetryPolicy:",
+).replace("  Runner:", "  Letters:\n    Type: AWS::SQS::Queue\n  Runner:")
+
+
+def test_a_file_name_with_dots_gives_a_stack_whose_generated_names_aws_accepts(
+    emu: Emulator, tmp_path: Path
+) -> None:
+    # A dot in a generated queue's name would make the dead-letter ARN CreateSchedule refuses.
+    stack = emu.load_stack(write(tmp_path, _DEAD_LETTERED, "billing.prod.template.yaml"))
+    assert stack.name == "billing-prod-template"
+    letters = stack.resource("Letters").physical_name or ""
+    assert letters.startswith("billing-prod-template-Letters-")
+    assert stack.schedule("Nightly").target.dead_letter_arn == stack.resource("Letters").arn
+    assert emu.stack("billing-prod-template") is stack
+
+
+def test_an_invalid_stack_name_is_refused_as_cloudformation_refuses_it_and_nothing_is_made(
+    emu: Emulator, template: Path
+) -> None:
+    with pytest.raises(StackError) as refused:
+        emu.load_stack(template, stack_name="bad.name")
+    assert str(refused.value) == (
+        f"{template}: 1 validation error detected: Value 'bad.name' at 'stackName' failed to "
+        "satisfy constraint: Member must satisfy regular expression pattern: "
+        "[a-zA-Z][-a-zA-Z0-9]*. A valid name: 'bad-name'"
+    )
+    assert (emu.stacks, emu.schedules()) == ([], [])

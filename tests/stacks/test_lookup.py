@@ -39,7 +39,7 @@ def test_a_name_of_several_resources_is_ambiguous(tmp_path: Path) -> None:
 
 
 def test_an_unknown_name_suggests_the_closest(tmp_path: Path) -> None:
-    with pytest.raises(LookupError, match="has no resource 'Plane'; closest: Plain"):
+    with pytest.raises(LookupError, match="has no resource 'Plane'; did you mean Plain\\?"):
         _cdk_like(tmp_path).resource("Plane")
 
 

@@ -1,12 +1,18 @@
 """Generated names: CloudFormation's form, the same for the same inputs, within the type's
-limit, with FIFO's suffix and S3's lower case."""
+limit, with FIFO's suffix and S3's lower case; and the stack's own name, valid as
+CloudFormation checks it."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-from tests.stacks.building import read, resources
+import pytest
+
+from pytest_schedemu.errors import StackError
+from pytest_schedemu.stacks import read_stack
+from tests.stacks.building import ACCOUNT, REGION, SEED, read, resources
 
 _GENERATED = re.compile(r"^(?P<stack>.*)-(?P<logical>.*)-(?P<suffix>[0-9A-Z]{13})$")
 
@@ -93,3 +99,56 @@ def test_an_explicit_name_is_kept_as_written(tmp_path: Path) -> None:
         Uploads={"Type": "AWS::S3::Bucket", "Properties": {"BucketName": "MixedCase"}}
     )
     assert read(tmp_path, template).resource("Uploads").physical_name == "MixedCase"
+
+
+@pytest.mark.parametrize(
+    ("file_name", "stack_name"),
+    [
+        ("billing.prod.template.json", "billing-prod-template"),
+        ("sam-transformed.template.json", "sam-transformed-template"),
+        ("orders.yaml", "orders"),
+        ("Nightly_Jobs v2.yaml", "Nightly-Jobs-v2"),
+        ("_hidden.yaml", "hidden"),
+        ("2026_jobs.yaml", "stack-2026-jobs"),
+        ("a" * 200 + ".json", "a" * 128),
+    ],
+)
+def test_a_template_files_name_gives_a_stack_name_cloudformation_accepts(
+    tmp_path: Path, file_name: str, stack_name: str
+) -> None:
+    path = tmp_path / file_name
+    path.write_text(json.dumps(resources(Jobs={"Type": "AWS::SQS::Queue"})))
+    stack = read_stack(path, account=ACCOUNT, region=REGION, seed=SEED)
+    assert stack.name == stack_name
+    assert stack.stack_id.split(":")[-1].startswith(f"stack/{stack_name}/")
+
+
+@pytest.mark.parametrize(
+    ("stack_name", "failures"),
+    [
+        ("bad.name", ["satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*"]),
+        ("9lives", ["satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*"]),
+        ("x" * 129, ["have length less than or equal to 128"]),
+        (
+            "_" * 129,
+            [
+                "satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*",
+                "have length less than or equal to 128",
+            ],
+        ),
+    ],
+)
+def test_an_explicit_stack_name_cloudformation_would_refuse_is_refused_with_its_message(
+    tmp_path: Path, stack_name: str, failures: list[str]
+) -> None:
+    with pytest.raises(StackError) as refused:
+        read(tmp_path, resources(Jobs={"Type": "AWS::SQS::Queue"}), stack_name=stack_name)
+    count = f"{len(failures)} validation error{'s' if len(failures) > 1 else ''} detected: "
+    constraint = f"Value '{stack_name}' at 'stackName' failed to satisfy constraint: Member must "
+    expected = count + "; ".join(constraint + failure for failure in failures)
+    assert expected in str(refused.value)
+
+
+def test_a_valid_explicit_stack_name_is_kept_as_written(tmp_path: Path) -> None:
+    stack = read(tmp_path, resources(Jobs={"Type": "AWS::SQS::Queue"}), stack_name="Billing-2")
+    assert stack.name == "Billing-2"
