@@ -59,13 +59,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     for option in EMULATOR_OPTIONS.values():
         _add_setting(serve, option)
+    # The older spelling of --stacks, one path a flag: accepted for one more release, and
+    # no longer listed, so that --help shows one way to load stacks.
     serve.add_argument(
         "--stack",
-        dest="stacks",
+        dest="stack_alias",
         action="append",
         default=argparse.SUPPRESS,
-        metavar="PATH",
-        help="a stack to load, as one entry of --stacks; repeatable",
+        help=argparse.SUPPRESS,
     )
     serve.add_argument(
         "--log-level",
@@ -133,12 +134,21 @@ _STATE_HELP = (
 )
 
 
+STACK_ALIAS_WARNING = (
+    "schedemu: --stack is deprecated and will be removed in the next release: use "
+    "--stacks PATH[,PATH...] (or SCHEDEMU_STACKS)"
+)
+
+
 def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
     """The Emulator settings of ``schedemu serve``: flags, then environment, then defaults.
 
     A flag or variable given as ``none`` is a None (no limit), not the default."""
     chosen: dict[str, Any] = {}
-    given = vars(args)  # a setting's flag is there only when it was given
+    given = dict(vars(args))  # a setting's flag is there only when it was given
+    alias = given.pop("stack_alias", None)
+    if alias is not None:
+        given["stacks"] = (*given.get("stacks", ()), *alias)
     for name, option in EMULATOR_OPTIONS.items():
         if name in given:
             chosen[name] = given[name]
@@ -197,6 +207,8 @@ def serve(args: argparse.Namespace) -> int:
     # not kill it with Python's default handler before ours is in place.
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
+    if "stack_alias" in vars(args):
+        print(STACK_ALIAS_WARNING, file=sys.stderr, flush=True)
     try:
         settings = serve_settings(args, os.environ)
         if args.log_level == "DEBUG":

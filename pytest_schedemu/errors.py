@@ -22,9 +22,9 @@
         ├── ResourceAlreadyExistsException 400 (events) a stack's rule whose name is taken
         ├── ServiceQuotaExceededException 402
         ├── MissingAuthenticationTokenException 403  no Authorization header (signatures on)
-        ├── IncompleteSignatureException  403  an Authorization header missing a part
-        ├── UnrecognizedClientException   403  an access key the emulator does not know
-        ├── InvalidSignatureException     403  a signature, scope or date that does not match
+        ├── IncompleteSignatureException  403  a header missing a part (events: 400)
+        ├── UnrecognizedClientException   403  an unknown access key (events: 400)
+        ├── InvalidSignatureException     403  a wrong signature, scope or date (events: 400)
         ├── AccessDeniedException         403  a Host or Origin the service does not answer
         ├── ResourceNotFoundException     404
         ├── UnknownOperationException     404  no route for this method and path (400 for AWSEvents)

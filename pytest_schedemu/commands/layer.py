@@ -16,7 +16,13 @@ from collections.abc import Iterable, Sequence
 from pytest_schedemu.commands.batch import Batch
 from pytest_schedemu.commands.call import Call
 from pytest_schedemu.commands.rule_targets import sort_entries
-from pytest_schedemu.commands.rules import check_rule_request, event_bus, refuse_managed, rule_from
+from pytest_schedemu.commands.rules import (
+    check_rule_request,
+    deletes_with_targets,
+    event_bus,
+    refuse_managed,
+    rule_from,
+)
 from pytest_schedemu.commands.schedules import Document, group_from, schedule_from
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import Rule
@@ -91,7 +97,8 @@ class Commands:
         rule = rules.find_rule(call.account_id, call.region, bus, name)
         if rule is not None:
             refuse_managed(rule, "DeleteRule", force)
-            rules.delete_rule(call.account_id, call.region, bus, name, force=force)
+            with_targets = deletes_with_targets(rule, force)
+            rules.delete_rule(call.account_id, call.region, bus, name, force=with_targets)
 
     def set_rule_state(self, call: Call, params: Document, operation: str, state: str) -> None:
         """EnableRule (``ENABLED``) or DisableRule (``DISABLED``)."""

@@ -97,6 +97,13 @@ def refuse_managed(rule: Rule, operation: str, force: bool = False) -> None:
     )
 
 
+def deletes_with_targets(rule: Rule, force: bool) -> bool:
+    """Whether DeleteRule takes ``rule``'s targets with it: only a managed rule's, with
+    Force. AWS's API reference (DeleteRule): Force "is ignored for rules that are not
+    managed rules", and "before you can delete the rule, you must remove all targets"."""
+    return force and rule.managed_by is not None
+
+
 # -- PutRule -------------------------------------------------------------------------------
 
 

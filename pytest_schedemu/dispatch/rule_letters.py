@@ -110,7 +110,11 @@ def rule_dead_letter(
     """The dead letter of the occurrence at ``nominal`` whose event is ``event_id``, ended
     by ``attempt`` for ``condition`` (``permanent``, ``MaximumRetryAttempts`` or
     ``MaximumEventAgeInSeconds``)."""
-    body = target.payload(nominal, event_id, attempt.execution_id, attempt.attempt_number)
+    # The attempt rendered what it sent (``Attempt.input``); a target whose request carries
+    # no payload has none, and its letter still holds the event.
+    body = attempt.input
+    if body is None:
+        body = target.payload(nominal, event_id, attempt.execution_id, attempt.attempt_number)
     if target.broken is not None:
         # Nothing could be built for the target: the event it was matched with.
         body = jsontext.dumps_compact(target.event(nominal, event_id))

@@ -127,7 +127,7 @@ class Settlement:
         resolve it. Called without the store lock: a delivery backend may take its time, and
         a reset may come meanwhile, which the history's ``generation`` check then honours."""
         if dead_letter is not None:
-            self._send_dead_letter(occurrence, dead_letter, generation)
+            self._send_dead_letter(occurrence, attempt, dead_letter, generation)
         else:
             self._history.add_activity(
                 occurrence.producer.activity(
@@ -177,7 +177,11 @@ class Settlement:
         )
 
     def _send_dead_letter(
-        self, occurrence: Occurrence, request: DeadLetterRequest, generation: int | None
+        self,
+        occurrence: Occurrence,
+        attempt: Attempt,
+        request: DeadLetterRequest,
+        generation: int | None,
     ) -> None:
         missing = missing_target_error(target_kind(request.queue_arn), request.queue_arn)
         if missing is not None and self._controls.is_missing(request.queue_arn):
@@ -200,6 +204,8 @@ class Settlement:
                     scheduled_time=from_epoch(occurrence.nominal),
                     sent_at=now,
                     queue_url=request.queue_url,
+                    # The producer read it to build the body: no second rendering.
+                    input=attempt.input,
                     **producer.identity,
                 ),
                 generation,

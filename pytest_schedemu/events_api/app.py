@@ -8,9 +8,11 @@ the HTTP server and the in-process transport answer both APIs alike.
 The answer is JSON 1.1's: ``200`` with the operation's output, or an error as
 ``{"__type": <code>, "message": <text>}``. Errors a client caused are ``400`` whatever a
 REST API would answer (a missing rule is a ``ResourceNotFoundException`` with ``400``), as
-EventBridge answers them; the refusals of a connection or a signature keep their status
-(403, 408, 413, 415), and a bug in the emulator is a ``500`` ``InternalException``, kept
-for the test like the Scheduler API's (``server_errors``).
+EventBridge answers them, a signature it cannot read or that does not match included
+(``docs/signing.md``, "On the events API"); a missing Authorization header, a Host or
+Origin refused and the connection's refusals keep their status (403, 408, 413, 415), and a
+bug in the emulator is a ``500`` ``InternalException``, kept for the test like the
+Scheduler API's (``server_errors``).
 
 Only the rule operations are served (``RULE_OPERATIONS``); any other ``AWSEvents``
 operation (``PutEvents``, ``CreateEventBus``...) is refused with an
@@ -52,9 +54,13 @@ from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_b
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
-#: The statuses a JSON 1.1 error keeps: the connection's and the signature's refusals, and
-#: the server's own failures. Every other error a client caused is a 400.
+#: The statuses a JSON 1.1 error keeps: the connection's refusals, a missing Authorization
+#: header's, and the server's own failures. Every other error a client caused is a 400.
 _OWN_STATUS = frozenset({403, 408, 413, 415, 500, 503})
+#: The signature refusals EventBridge answers with 400, not the 403 of a REST API.
+_SIGNATURE_REFUSALS = frozenset(
+    {"IncompleteSignatureException", "InvalidSignatureException", "UnrecognizedClientException"}
+)
 _CRASH = "Unexpected error occurred while processing the request"
 
 
@@ -99,7 +105,8 @@ class EventsApi:
             error = (
                 raised if isinstance(raised, ApiError) else ServiceUnavailableException(str(raised))
             )
-            status = error.status if error.status in _OWN_STATUS else 400
+            kept = error.status in _OWN_STATUS and error.code not in _SIGNATURE_REFUSALS
+            status = error.status if kept else 400
             body = error_document(error.code, error.message)
         except Exception as exc:
             self.server_errors.crashed(environ, operation, exc)

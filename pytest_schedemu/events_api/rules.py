@@ -6,8 +6,8 @@ changes, and their checks, are the command layer's (``commands/rules.py`` lists 
 AWS's messages). What is answered here follows AWS's API reference: PutRule replaces what
 it names and keeps the targets, and a ``State`` left out is ``ENABLED``; DeleteRule of a
 rule that does not exist succeeds, and one with targets is refused (``Rule can't be deleted
-since it has targets.``, AWS) unless Force; a missing rule is ``Rule <name> does not exist
-on EventBus <bus>.`` (AWS).
+since it has targets.``, AWS), with or without Force, which only a managed rule heeds; a
+missing rule is ``Rule <name> does not exist on EventBus <bus>.`` (AWS).
 """
 
 from __future__ import annotations

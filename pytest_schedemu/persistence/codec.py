@@ -265,11 +265,23 @@ def dead_letter_row(number: int, letter: DeadLetter) -> Row:
         optional_instant_text(letter.sent_at),
         letter.queue_url,
         letter.delivered,
+        column(letter.input),
     )
 
 
 def dead_letter_from(row: Row) -> DeadLetter:
-    _, queue_arn, body_value, attributes, producer, scheduled, sent_at, url, delivered = row
+    (
+        _,
+        queue_arn,
+        body_value,
+        attributes,
+        producer,
+        scheduled,
+        sent_at,
+        url,
+        delivered,
+        input_value,
+    ) = row
     body = text(body_value) or ""
     return DeadLetter(
         queue_arn=queue_arn,
@@ -280,6 +292,7 @@ def dead_letter_from(row: Row) -> DeadLetter:
         sent_at=optional_instant(sent_at),
         queue_url=url,
         delivered=bool(delivered),
+        input=text(input_value),
         **producer_fields(producer),
     )
 

@@ -8,8 +8,9 @@ has (``tables``): the same columns in the same order, so every statement reads b
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from typing import Callable
+from typing import Any, Callable
 
 from pytest_schedemu.persistence.tables import INDEX_STATEMENTS, TABLE_STATEMENTS
 from pytest_schedemu.targets import events
@@ -63,7 +64,44 @@ def to_version_3(connection: sqlite3.Connection) -> None:
         connection.execute(f"ALTER TABLE {table} RENAME COLUMN schedule_arn TO producer")
 
 
+def to_version_4(connection: sqlite3.Connection) -> None:
+    """Version 3 to 4: a dead letter's ``input``, taken from the attempt that ended its
+    occurrence where the file still holds that attempt and it is the only one that fits;
+    otherwise it stays unknown (NULL) rather than guessed."""
+    connection.execute("ALTER TABLE dead_letters ADD COLUMN input TEXT")
+    # Only for this pass: without it each letter would scan every attempt.
+    connection.execute("CREATE INDEX attempts_by_producer ON attempts (producer, nominal)")
+    letters = connection.execute(
+        "SELECT id, producer, scheduled_time, attributes FROM dead_letters"
+    ).fetchall()
+    for number, producer, nominal, attributes in letters:
+        failed = connection.execute(
+            "SELECT execution_id, attempt_number, input FROM attempts "
+            "WHERE producer = ? AND nominal = ? AND succeeded = 0",
+            (producer, nominal),
+        ).fetchall()
+        found = _last_attempt_input(json.loads(attributes), failed)
+        if found is not None:
+            connection.execute("UPDATE dead_letters SET input = ? WHERE id = ?", (found, number))
+    connection.execute("DROP INDEX attempts_by_producer")
+
+
+def _last_attempt_input(attributes: dict[str, str], failed: list[Any]) -> Any:
+    """The input of the one failed attempt a letter's ``attributes`` name, else None. A
+    schedule's letter names its attempt's execution id; a rule target's names only how
+    many retries came before it, which an occurrence fired by hand may share."""
+    execution_id = attributes.get("EXECUTION_ID")
+    if execution_id is not None:
+        fitting = [row for row in failed if row[0] == execution_id]
+    else:
+        retries = attributes.get("RETRY_ATTEMPTS", "")
+        number = int(retries) + 1 if retries.isdigit() else None
+        fitting = [row for row in failed if row[1] == number]
+    return fitting[0][2] if len(fitting) == 1 else None
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: to_version_2,
     2: to_version_3,
+    3: to_version_4,
 }

@@ -1,4 +1,4 @@
-"""The tables of a state file (schema version 3), and the statements that write its logs.
+"""The tables of a state file (schema version 4), and the statements that write its logs.
 
 Version 2 adds EventBridge rules (``rules``: each rule's definition with its targets;
 ``rule_plans``: where each scheduled rule target's plan stands) and the fire number of an
@@ -14,6 +14,9 @@ Version 3 names the column that says what made an occurrence or a record ``produ
 (version 2's ``schedule_arn``): it holds a schedule's ARN, or a rule target's key
 ``<rule ARN>#<target id>`` (``MadeBy.producer_key``), whose records name no schedule.
 
+Version 4 keeps a dead letter's ``input``, what its target would have received (the body is
+AWS's message, a schedule's a target request with its payload perhaps shortened).
+
 Columns added to a version 1 table come last, where ``ALTER TABLE`` puts them, so that a
 migrated file and a new one have the very same tables (``migrations``).
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Each table's statement, in the order an export lists the tables.
 TABLE_STATEMENTS: dict[str, str] = {
@@ -78,7 +81,7 @@ TABLE_STATEMENTS: dict[str, str] = {
     id INTEGER PRIMARY KEY,
     queue_arn TEXT NOT NULL, body TEXT NOT NULL, attributes TEXT NOT NULL,
     producer TEXT NOT NULL, scheduled_time INTEGER NOT NULL, sent_at TEXT,
-    queue_url TEXT NOT NULL, delivered INTEGER NOT NULL
+    queue_url TEXT NOT NULL, delivered INTEGER NOT NULL, input TEXT
 )""",
     "activity": """CREATE TABLE activity (
     id INTEGER PRIMARY KEY,
@@ -110,7 +113,7 @@ TABLES = tuple(TABLE_STATEMENTS)
 #: Statements the journal writes records with, and forgets a token with.
 INSERT_RECORD = {
     "attempts": "INSERT INTO attempts VALUES (" + ", ".join("?" * 18) + ")",
-    "dead_letters": "INSERT INTO dead_letters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "dead_letters": "INSERT INTO dead_letters VALUES (" + ", ".join("?" * 10) + ")",
     "activity": "INSERT INTO activity VALUES (?, ?, ?, ?, ?, ?)",
 }
 INSERT_OCCURRENCE = "INSERT INTO occurrences VALUES (" + ", ".join("?" * 14) + ")"

@@ -163,9 +163,13 @@ class Attempt(MadeBy, LazyRecord):
 
 @dataclass(frozen=True)
 class DeadLetter(MadeBy):
-    """A message sent to a schedule's (or a rule target's) dead-letter queue."""
+    """A message sent to a schedule's (or a rule target's) dead-letter queue: ``body`` is
+    the message as AWS sends it, ``input`` what the target would have received."""
 
     queue_arn: str
+    #: The SQS message body as AWS sends it: a schedule's is the last attempt's target
+    #: request (``Attempt.request_text``), its payload shortened to fit the message; a rule
+    #: target's is the event, or its Input, InputPath or InputTransformer's output.
     body: str
     #: ``body`` parsed as JSON (not hashed: it follows from ``body``).
     payload: Any = field(hash=False)
@@ -177,6 +181,11 @@ class DeadLetter(MadeBy):
     queue_url: str = ""
     #: Whether the send reached the queue (False: recorded as ``dlq_failed``).
     delivered: bool = True
+    #: The occurrence's input as its target would have received it: the ``input`` of the
+    #: attempt that ended the occurrence (a schedule's Input after its placeholders, a rule
+    #: target's event or transformed input), never shortened; None when the target's
+    #: request carries no payload, or a state file written before it was kept lost it.
+    input: str | None = None
     #: For a rule target's record: its rule's ARN and name and the target's id; None for
     #: a schedule's.
     rule_arn: str | None = None

@@ -68,7 +68,7 @@ class Stack:
         for found, schedule in zip(self.resolved.of_type(SCHEDULE), self.schedules):
             if found is resource:
                 return schedule
-        raise LookupError(f"{name!r} in stack {self.name} is a {resource.type}, not a schedule")
+        raise LookupError(f"{name!r} in stack {self.name} is {_typed(resource)}, not a schedule")
 
     def rule(self, name: str) -> Rule:
         """The EventBridge rule a resource of type AWS::Events::Rule created, by any of the
@@ -76,7 +76,7 @@ class Stack:
         created (an EventPattern alone on a bus other than ``default``)."""
         resource = self.resource(name)
         if resource.type != RULE:
-            raise LookupError(f"{name!r} in stack {self.name} is a {resource.type}, not a rule")
+            raise LookupError(f"{name!r} in stack {self.name} is {_typed(resource)}, not a rule")
         rule = self._rules_by_resource().get(resource.logical_id)
         if rule is None:
             raise LookupError(
@@ -113,3 +113,10 @@ class Stack:
             f"<Stack {self.name} from {self.source.name}: {len(self.schedule_groups)} groups, "
             f"{len(self.schedules)} schedules, {len(self.rules)} rules>"
         )
+
+
+def _typed(resource: StackResource) -> str:
+    """The resource's type with its article, as a sentence reads it: "an AWS::SQS::Queue"
+    (AWS is read letter by letter), "a Custom::Thing"."""
+    article = "an" if resource.type[:1].upper() in "AEIOU" else "a"
+    return f"{article} {resource.type}"

@@ -147,7 +147,8 @@ class RuleStore:
         self, account_id: str, region: str, bus: str, name: str, *, force: bool = False
     ) -> Rule | None:
         """Remove the rule; None when there was none (DeleteRule of a missing rule is not an
-        error on AWS). A rule with targets goes only with ``force``."""
+        error on AWS). A rule with targets goes only with ``force`` (its targets with it),
+        which DeleteRule gives only a managed rule (``commands.rules.deletes_with_targets``)."""
         with self._store.lock:
             rules = self._partition(account_id, region)
             rule = rules.get((bus, name))

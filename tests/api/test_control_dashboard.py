@@ -327,6 +327,26 @@ def test_dead_letters_filter_by_schedule(emu: Emulator) -> None:
     assert get(emu, "dead-letters?schedule=typo").status == 404
 
 
+def test_a_dead_letters_json_shows_its_input_beside_the_body(emu: Emulator) -> None:
+    target = {
+        "Arn": FUNCTION,
+        "RoleArn": ROLE,
+        "Input": '{"user": "<aws.scheduler.execution-id>"}',
+        "RetryPolicy": {"MaximumRetryAttempts": 0},
+        "DeadLetterConfig": {"Arn": DLQ},
+    }
+    create(client(emu), "charge", target=target)
+    emu.target(FUNCTION).fail(retryable=False)
+    emu.clock.advance(hours=1)
+    letters = get(emu, "dead-letters?schedule=charge").json["dead_letters"]
+    attempts = get(emu, "attempts?schedule=charge").json["attempts"]
+    assert len(letters) == len(attempts) > 0
+    for letter, attempt in zip(letters, attempts):
+        assert json.loads(letter["input"]) == {"user": attempt["execution_id"]}
+        assert letter["input"] == attempt["input"]
+        assert letter["payload"]["FunctionName"] == FUNCTION  # the body: Lambda's Invoke
+
+
 def test_attempts_filter_by_outcome(emu: Emulator) -> None:
     scheduler = client(emu)
     create(scheduler, "charge", target={"Arn": FUNCTION, "RoleArn": ROLE})

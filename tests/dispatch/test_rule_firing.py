@@ -142,7 +142,9 @@ def test_a_removed_target_stops_and_its_retries_are_cancelled(emu: Emulator) -> 
 def test_a_deleted_rule_stops_at_once(emu: Emulator) -> None:
     put_rule(emu, "nightly", "rate(1 minute)", rule_target("q", QUEUE))
     emu.clock.advance(minutes=3)
-    emu.client("events").delete_rule(Name="nightly", Force=True)
+    events = emu.client("events")
+    events.remove_targets(Rule="nightly", Ids=["q"])
+    events.delete_rule(Name="nightly")
     emu.clock.advance(hours=1)
     assert times(emu) == ["10:01", "10:02", "10:03"]
     assert emu.pending() == []

@@ -48,7 +48,7 @@ def test_an_export_imported_elsewhere_serves_the_same_state(lives: Lives, tmp_pa
     busy_state(emu)
     expected = records(emu)
     document = export(lives.path, tmp_path / "dump.json")
-    assert document["format"] == "schedemu-state" and document["schema_version"] == 3
+    assert document["format"] == "schedemu-state" and document["schema_version"] == 4
     assert {s["name"] for s in document["tables"]["schedules"]} == {"plain", "failing"}
     copy = tmp_path / "copy.db"
     assert main(["state", "import", str(tmp_path / "dump.json"), "--state", str(copy)]) == 0

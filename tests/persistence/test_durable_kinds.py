@@ -116,7 +116,7 @@ def test_health_names_the_state_file_and_its_schema_version(lives: Lives) -> Non
     emu = lives.open()
     with urllib.request.urlopen(f"{emu.endpoint_url}/_schedemu/health") as response:
         health = json.loads(response.read())
-    assert (health["state"], health["schema_version"]) == (str(lives.path), 3)
+    assert (health["state"], health["schema_version"]) == (str(lives.path), 4)
     with (
         Emulator() as plain,
         urllib.request.urlopen(f"{plain.endpoint_url}/_schedemu/health") as response,

@@ -1,6 +1,6 @@
 """A state file of an older schema version (made by that version's own schema text,
-``schema_v1.sql``, ``schema_v2.sql``) opens, is upgraded in place to the current version,
-and serves what it held as if never stopped."""
+``schema_v1.sql``, ``schema_v2.sql``, ``schema_v3.sql``) opens, is upgraded in place to the
+current version, and serves what it held as if never stopped."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tests.persistence.lives import records
 
 VERSION_1 = (Path(__file__).parent / "schema_v1.sql").read_text()
 VERSION_2 = (Path(__file__).parent / "schema_v2.sql").read_text()
+VERSION_3 = (Path(__file__).parent / "schema_v3.sql").read_text()
 #: The columns later versions renamed: an older name, and what the current file calls it.
 RENAMED = {"schedule_arn": "producer"}
 NIGHTLY = f"arn:aws:events:us-east-1:{ACCOUNT}:rule/nightly"
@@ -165,6 +166,42 @@ def test_a_version_2_file_reads_rule_records_back_as_a_rule_targets(tmp_path: Pa
         )
         created = [a for a in upgraded.activity("created") if a.source == "rule"]
         assert [(a.schedule_arn, a.target_id) for a in created] == [(None, "t1"), (None, "t2")]
+    with contextlib.closing(sqlite3.connect(old)) as database:
+        assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+    assert shape(old) == shape(path)  # the very tables a new file has
+
+
+def letters(emu: Emulator) -> None:
+    """A rule target failing into a dead-letter queue, and a schedule doing so twice at one
+    scheduled time: on its own timeline, and fired by hand."""
+    rules(emu)
+    target = {"Arn": FUNCTION, "Input": '{"run": "<aws.scheduler.execution-id>"}'}
+    target["DeadLetterConfig"] = {"Arn": DLQ}
+    target["RetryPolicy"] = {"MaximumRetryAttempts": 0}
+    create(emu.client(), "failing", "rate(1 hour)", target=target)
+    emu.clock.advance(minutes=60)
+    emu.fire("failing")
+
+
+def test_a_version_3_file_gives_its_dead_letters_the_input_their_attempts_had(
+    tmp_path: Path,
+) -> None:
+    path, old = tmp_path / "written.db", tmp_path / "version-3.db"
+    with Emulator(start=START, transport="inprocess", state=str(path)) as emu:
+        letters(emu)
+        held = records(emu)
+    older_copy(path, old, VERSION_3, 3)
+
+    with Emulator(transport="inprocess", state=str(old)) as upgraded:
+        assert records(upgraded) == held
+        by_source: dict[str, list[Any]] = {"rule": [], "schedule": []}
+        for letter in upgraded.dead_letters():
+            by_source[letter.source].append(letter)
+        assert by_source["rule"] and all(d.input is not None for d in by_source["rule"])
+        # The two letters of one scheduled time each have their own attempt's input.
+        *_, timed, fired = by_source["schedule"]
+        assert fired.scheduled_time == timed.scheduled_time
+        assert len({fired.input, timed.input}) == 2 and None not in {fired.input, timed.input}
     with contextlib.closing(sqlite3.connect(old)) as database:
         assert database.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
     assert shape(old) == shape(path)  # the very tables a new file has

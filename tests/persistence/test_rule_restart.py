@@ -93,7 +93,9 @@ STEPS: list[Step] = [
     advance(hours=2, minutes=3),
     call("put_targets", Rule="r1", Targets=[failing_target("t4")]),
     advance(minutes=65),
-    call("delete_rule", Name="r2", Force=True),
+    # AWS refuses to delete a rule that has targets, Force or not: they go first.
+    call("remove_targets", Rule="r2", Ids=["only"]),
+    call("delete_rule", Name="r2"),
     advance(hours=1),
 ]
 
@@ -156,7 +158,7 @@ def test_the_rule_scenario_exercises_what_a_rule_keeps(
     assert {a[3] for a in last["attempts"] if a[-1] == "t2"} == {1, 2, 3, 4, 5}
     kinds = {(a.kind, a.detail) for a in last["activity"] if a.rule_arn is not None}
     assert {("dead_lettered", DLQ), ("cancelled", "target_removed")} <= kinds
-    assert {("deleted", "deleted"), ("deleted", "target_removed")} <= kinds
+    assert ("deleted", "target_removed") in kinds
     assert any(letter.rule_arn == R1 for letter in last["dead_letters"])
     assert [name for name in last["answers"]] == ["r1", "r3"]
     assert any(work.rule_arn == R1 for work in last["pending"])
@@ -235,7 +237,8 @@ def test_a_deleted_rule_stays_deleted(lives: Lives) -> None:
     events.put_rule(Name="r2", ScheduleExpression="rate(1 hour)")
     events.put_targets(Rule="r2", Targets=[target("t1"), target("t2", FUNCTION)])
     emu.clock.advance(hours=1)
-    events.delete_rule(Name="r1", Force=True)
+    events.remove_targets(Rule="r1", Ids=["t1", "t2"])
+    events.delete_rule(Name="r1")
     events.remove_targets(Rule="r2", Ids=["t2"])
     emu = lives.restart()
     events = emu.client("events")

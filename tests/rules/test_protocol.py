@@ -3,6 +3,7 @@ refused and how, the account and region a request acts in, and signatures."""
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 import urllib.request
@@ -158,6 +159,8 @@ def test_signed_events_requests_are_checked_for_the_events_service(signed: Emula
         with pytest.raises(wrong.exceptions.ClientError) as excinfo:
             wrong.list_rules()
     assert error_of(excinfo)["code"] == "InvalidSignatureException"
+    # EventBridge answers a signature refusal with 400, where a REST API answers 403.
+    assert error_of(excinfo)["status"] == 400
 
 
 def test_a_request_signed_for_another_service_is_refused(signed: Emulator) -> None:
@@ -175,5 +178,58 @@ def test_a_request_signed_for_another_service_is_refused(signed: Emulator) -> No
     sent = urllib.request.Request(signed.endpoint_url + "/", data=b"{}", headers=headers)
     with pytest.raises(urllib.error.HTTPError) as excinfo:
         urllib.request.urlopen(sent)
-    assert excinfo.value.code == 403
+    assert excinfo.value.code == 400
     assert b"Credential should be scoped to correct service: 'events'." in excinfo.value.read()
+
+
+def refusal(emu: Emulator, authorization: str | None) -> tuple[int, str]:
+    """The status and code an events request with ``authorization`` is refused with."""
+    headers = {"X-Amz-Target": "AWSEvents.ListRules", "Content-Type": JSON_11}
+    if authorization is not None:
+        headers["Authorization"] = authorization
+        headers["X-Amz-Date"] = "20260301T080000Z"
+    sent = urllib.request.Request(emu.endpoint_url + "/", data=b"{}", headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as excinfo:
+        urllib.request.urlopen(sent)
+    return excinfo.value.code, json.loads(excinfo.value.read())["__type"]
+
+
+SCOPE = "20260301/us-east-1/events/aws4_request"
+
+
+@pytest.mark.parametrize(
+    ("authorization", "answer"),
+    [
+        (
+            f"AWS4-HMAC-SHA256 Credential=AKIDGOOD/{SCOPE}, SignedHeaders=host",
+            (400, "IncompleteSignatureException"),
+        ),
+        (
+            f"AWS4-HMAC-SHA256 Credential=NOBODY/{SCOPE}, SignedHeaders=host, Signature=00",
+            (400, "UnrecognizedClientException"),
+        ),
+        (
+            f"AWS4-HMAC-SHA256 Credential=AKIDGOOD/{SCOPE}, SignedHeaders=host, Signature=00",
+            (400, "InvalidSignatureException"),
+        ),
+        # AWS's common errors: a request without any credential is a 403.
+        (None, (403, "MissingAuthenticationTokenException")),
+    ],
+    ids=["incomplete", "unknown-key", "mismatch", "no-header"],
+)
+def test_signature_refusals_have_eventbridges_status(
+    signed: Emulator, authorization: str | None, answer: tuple[int, str]
+) -> None:
+    with freeze_time(SIGNED_AT):
+        assert refusal(signed, authorization) == answer
+
+
+def test_the_scheduler_api_keeps_403_for_a_signature_refusal(signed: Emulator) -> None:
+    with freeze_time(SIGNED_AT):
+        wrong = signed.client(aws_secret_access_key="not-the-secret")
+        with pytest.raises(wrong.exceptions.ClientError) as excinfo:
+            wrong.list_schedules()
+    assert (error_of(excinfo)["code"], error_of(excinfo)["status"]) == (
+        "InvalidSignatureException",
+        403,
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from pytest_schedemu import Emulator
+from pytest_schedemu.commands.rules import deletes_with_targets
 from pytest_schedemu.model.rules import Rule
 from tests.constants import ACCOUNT, T0
 from tests.helpers import error_of
@@ -48,19 +50,41 @@ def test_delete_rule_removes_it_and_a_missing_one_is_no_error(events: Any) -> No
     events.delete_rule(Name="r1")
 
 
-def test_a_rule_with_targets_is_deleted_only_with_force(events: Any) -> None:
+@pytest.mark.parametrize("force", [{}, {"Force": True}, {"Force": False}])
+def test_a_rule_with_targets_is_deleted_only_once_they_are_removed(
+    events: Any, force: dict[str, bool]
+) -> None:
     events.put_rule(Name="r1", ScheduleExpression="rate(1 hour)")
     events.put_targets(Rule="r1", Targets=[target()])
+    # AWS's API reference: Force "is ignored for rules that are not managed rules".
     with pytest.raises(events.exceptions.ClientError) as excinfo:
-        events.delete_rule(Name="r1")
+        events.delete_rule(Name="r1", **force)
     assert error_of(excinfo) == {
         "code": "ValidationException",
         "message": "Rule can't be deleted since it has targets.",
         "status": 400,
     }
     assert [rule["Name"] for rule in events.list_rules()["Rules"]] == ["r1"]
-    events.delete_rule(Name="r1", Force=True)
+    assert len(events.list_targets_by_rule(Rule="r1")["Targets"]) == 1
+    events.remove_targets(Rule="r1", Ids=[target()["Id"]])
+    events.delete_rule(Name="r1", **force)
     assert events.list_rules()["Rules"] == []
+
+
+def test_force_takes_the_targets_only_of_a_managed_rule() -> None:
+    ordinary = Rule(
+        account_id=ACCOUNT,
+        region="us-east-1",
+        name="r1",
+        creation_date=T0,
+        activated_at=T0,
+        incarnation=1,
+        schedule_expression="rate(1 hour)",
+    )
+    managed = dataclasses.replace(ordinary, managed_by="aws.partner")
+    assert not deletes_with_targets(ordinary, force=True)
+    assert deletes_with_targets(managed, force=True)
+    assert not deletes_with_targets(managed, force=False)
 
 
 def test_deleting_on_a_bus_the_emulator_does_not_have_is_not_found(events: Any) -> None:

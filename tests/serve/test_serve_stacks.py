@@ -1,4 +1,5 @@
-"""``schedemu serve --stack``: stacks loaded as the service starts, taken back on restart."""
+"""``schedemu serve --stacks``: stacks loaded as the service starts, taken back on restart
+(``--stack``, the older flag, still works this release)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ START = ("--clock", "virtual", "--start", "2026-01-01T00:00:00Z")
 
 
 def test_the_stack_is_loaded_listed_and_fires(tmp_path: Path) -> None:
-    served = Served(*START, "--stack", str(TEMPLATE / "template.yaml"))
+    served = Served(*START, "--stacks", str(TEMPLATE / "template.yaml"))
     try:
         (stack,) = served.control("GET", "stacks")["stacks"]
         (schedule,) = stack["schedules"]
@@ -68,7 +69,8 @@ def test_an_invalid_stack_stops_the_service_with_its_message(tmp_path: Path) -> 
         timeout=60,
     )
     assert done.returncode == 1
-    assert done.stderr.startswith(
-        "schedemu: bad.yaml: resource Broken (AWS::Scheduler::Schedule): "
-    )
+    # The older flag still loads the stack, and says what to use instead.
+    warning, stderr = done.stderr.split("\n", 1)
+    assert warning.startswith("schedemu: --stack is deprecated") and "--stacks" in warning
+    assert stderr.startswith("schedemu: bad.yaml: resource Broken (AWS::Scheduler::Schedule): ")
     assert "ValidationException" in done.stderr

@@ -205,3 +205,24 @@ def test_a_credentials_file_of_neither_form_is_refused_naming_it(tmp_path: Path)
     environ = {"SCHEDEMU_CREDENTIALS": str(path)}
     with pytest.raises(ValueError, match=r"SCHEDEMU_CREDENTIALS.*ACCESS_KEY_ID:SECRET_KEY"):
         cli.serve_settings(cli._parser().parse_args(["serve"]), environ)
+
+
+def test_help_lists_one_flag_for_stacks(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    shown = capsys.readouterr().out
+    assert "--stacks PATHS" in shown
+    assert "--stack " not in shown and "--stack PATH" not in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--stack", "a.yaml", "--stack", "cdk.out#B"], ("a.yaml", "cdk.out#B")),
+        (["--stacks", "a.yaml", "--stack", "b.yaml"], ("a.yaml", "b.yaml")),
+    ],
+)
+def test_the_older_stack_flag_is_still_accepted(argv: list[str], expected: tuple[str]) -> None:
+    args = cli._parser().parse_args(["serve", *argv])
+    environ = {"SCHEDEMU_STACKS": "ignored.yaml"}  # a flag wins over the environment
+    assert cli.serve_settings(args, environ)["stacks"] == expected

@@ -130,9 +130,11 @@ def test_rules_are_found_by_their_resources_names(emu: Emulator, template: Path)
     ]
     assert stack.rule("OrderPlaced") is stack.rules[1]
     with pytest.raises(
-        LookupError, match=r"'Jobs' in stack template is a AWS::SQS::Queue, not a rule"
+        LookupError, match=r"'Jobs' in stack template is an AWS::SQS::Queue, not a rule"
     ):
         stack.rule("Jobs")
+    with pytest.raises(LookupError, match=r"is an AWS::Events::Rule, not a schedule$"):
+        stack.schedule("Poll")
     with pytest.raises(LookupError, match="Pol"):
         stack.rule("Pol")
 

@@ -77,8 +77,15 @@ def calls_of(events: Any) -> Call:
             elif op == "state":
                 (events.enable_rule if rng.random() < 0.5 else events.disable_rule)(Name=name)
             else:
-                events.delete_rule(Name=name, Force=True)
+                # AWS deletes no rule that has targets, Force or not: they go first.
+                events.remove_targets(Rule=name, Ids=list(TARGET_IDS))
+                events.delete_rule(Name=name)
         except events.exceptions.ResourceNotFoundException:
+            return f"{op} refused"
+        except events.exceptions.ClientError as error:
+            # Another worker put targets between the two calls.
+            if op != "delete" or error.response["Error"]["Code"] != "ValidationException":
+                raise
             return f"{op} refused"
         return op
 

@@ -96,6 +96,9 @@ def test_a_dead_letters_details_wrap_long_arns_and_names_without_overlap(
     [letter] = failing.control("GET", "dead-letters?order=newest&limit=1")["dead_letters"]
     body = pretty(letter["payload"])
     assert_whole_and_scrollable(laptop_page, "[data-testid=dead-letter-body]", body)
+    # What the function would have received, beside the Invoke request the queue holds.
+    assert json.loads(letter["input"]) == PAYLOAD
+    assert_whole_and_scrollable(laptop_page, "[data-testid=dead-letter-input]", pretty(PAYLOAD))
 
 
 def test_an_attempts_details_show_the_whole_payload_and_request(

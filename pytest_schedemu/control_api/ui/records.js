@@ -210,7 +210,19 @@ function showDeadLetter(letter) {
     ]),
     el("h3", {}, "Message attributes"),
     fields(Object.entries(letter.attributes || {}).sort()),
-    el("h3", {}, "Body"),
+    el("h3", {}, "Input, as the target would have received it"),
+    el("pre", { "data-testid": "dead-letter-input" }, pretty(parsed(letter.input), letter.input)),
+    el("h3", {}, "Body, as the queue received it"),
     el("pre", { "data-testid": "dead-letter-body" }, pretty(letter.payload, letter.body))
   );
+}
+
+// A text parsed as JSON, or null when it is none (plain text is shown as it is).
+function parsed(text) {
+  if (text === null || text === undefined) return null;
+  try {
+    return JSON.parse(text);
+  } catch (ignored) {
+    return null;
+  }
 }
