@@ -103,7 +103,8 @@ def test_fire_rule_names_the_closest_rules_for_an_unknown_one(emu: Emulator, eve
         emu.fire_rule("r1", region="eu-west-1")
     with pytest.raises(ValueError, match="Not a rule ARN"):
         emu.fire_rule("arn:aws:events:us-east-1:123456789012:event-bus/default")
-    events.delete_rule(Name="r1", Force=True)
+    events.remove_targets(Rule="r1", Ids=["queue", "audit"])
+    events.delete_rule(Name="r1")
     with pytest.raises(LookupError, match="No rule 'r1' is stored"):
         emu.fire_rule("r1")
 
