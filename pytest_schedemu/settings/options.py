@@ -409,6 +409,16 @@ class RunOptions:
         parse=parse_bool,
         check=values.boolean,
     )
+    set_default_credentials: bool = declare(
+        True,
+        "when botocore finds no credentials in the environment, its files or the profile, "
+        "set test credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and "
+        "AWS_EC2_METADATA_DISABLED for the run, so that no client asks the instance metadata "
+        "service or a container endpoint for credentials: true or false",
+        scope=RUN,
+        parse=parse_bool,
+        check=values.boolean,
+    )
 
     def __post_init__(self) -> None:
         validate(RUN_OPTIONS, self)
