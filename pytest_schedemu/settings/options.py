@@ -25,6 +25,7 @@ from typing import Any
 from pytest_schedemu.formats.times import Instant, to_utc
 from pytest_schedemu.model.resources import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
 from pytest_schedemu.settings import values
+from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.settings.option import (
     MARKER,
     PLUGIN,
@@ -136,7 +137,8 @@ class Settings:
     )
     allow_aws_delivery: bool = declare(
         False,
-        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your credentials",
+        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your "
+        "credentials (under moto's mock_aws it reaches moto, and needs no leave)",
         parse=parse_bool,
         check=values.boolean,
         bare="true",
@@ -273,13 +275,14 @@ class Settings:
             raise ValueError(
                 "verify_signatures=True needs credentials={access key id: secret key, ...}"
             )
-        if self.delivers_to_aws and not self.allow_aws_delivery:
+        if self.delivers_to_aws and not self.allow_aws_delivery and not moto_answers_botocore():
             # A schedule's universal target may name any AWS action: reaching AWS with the
             # developer's credentials must be a choice, never a default's side effect.
             raise ValueError(
                 "delivery='boto3' without delivery_endpoint_url would call AWS itself with "
-                "your credentials: give delivery_endpoint_url (--delivery-endpoint-url), or "
-                "allow_aws_delivery=True (--allow-aws-delivery, SCHEDEMU_ALLOW_AWS_DELIVERY)"
+                "your credentials outside moto's mock_aws: give delivery_endpoint_url "
+                "(--delivery-endpoint-url), or allow_aws_delivery=True (--allow-aws-delivery, "
+                "SCHEDEMU_ALLOW_AWS_DELIVERY)"
             )
 
     @property
