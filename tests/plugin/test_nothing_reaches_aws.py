@@ -18,6 +18,7 @@ import botocore.session
 import pytest
 
 from pytest_schedemu import Emulator, SchedemuError
+from pytest_schedemu.plugin import lending
 from pytest_schedemu.wire.intercept import interception
 from tests.constants import ACCOUNT
 
@@ -474,6 +475,29 @@ def test_kept():
 """
     )
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "credential_process = /bin/false",
+        "role_arn = arn:aws:iam::123456789012:role/r\nsource_profile = other",
+        "sso_session = work",
+        "aws_access_key_id = AKIAFROMCONFIG\naws_secret_access_key = s",
+    ],
+    ids=["credential-process", "assume-role", "sso", "keys"],
+)
+def test_a_profiles_own_way_to_credentials_counts_as_found_without_being_run(
+    unconfigured: None, tmp_path: Path, profile: str
+) -> None:
+    # Nothing here can run: /bin/false, a role and SSO with nothing to reach them by.
+    (tmp_path / "no-config").write_text(f"[default]\n{profile}\n")
+    assert lending.botocore_finds_credentials()
+
+
+def test_a_profile_without_credentials_finds_none(unconfigured: None, tmp_path: Path) -> None:
+    (tmp_path / "no-config").write_text("[default]\nregion = eu-west-1\noutput = json\n")
+    assert not lending.botocore_finds_credentials()
 
 
 def test_the_credentials_lent_to_a_run_are_taken_back_when_it_ends(
