@@ -45,7 +45,7 @@ from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
 
 def delivery_backend(
-    delivery: str | Delivery, endpoint_url: str | None, timeout: float
+    delivery: str | Delivery, endpoint_url: str | None, timeout: float, aws_allowed: bool
 ) -> Delivery:
     """The backend a ``delivery`` setting names (or is)."""
     if not isinstance(delivery, str):
@@ -53,7 +53,7 @@ def delivery_backend(
     if delivery == "boto3":
         from pytest_schedemu.dispatch.forwarding import Boto3Delivery
 
-        return Boto3Delivery(endpoint_url, timeout=timeout)
+        return Boto3Delivery(endpoint_url, timeout=timeout, aws_allowed=aws_allowed)
     return RecordingDelivery()
 
 
@@ -113,9 +113,14 @@ class Dispatcher:
         # clock's datetime for every item.
         self.clock_epoch = floor_epoch(now())
 
-    def _chosen_delivery(self) -> tuple[Any, str | None, float]:
+    def _chosen_delivery(self) -> tuple[Any, str | None, float, bool]:
         settings = self.settings.current
-        return settings.delivery, settings.delivery_endpoint_url, settings.delivery_timeout
+        return (
+            settings.delivery,
+            settings.delivery_endpoint_url,
+            settings.delivery_timeout,
+            settings.allow_aws_delivery,
+        )
 
     def follow_delivery_setting(self) -> None:
         """Use the delivery backend the settings name now, if they changed."""

@@ -5,6 +5,10 @@ Each attempt sends its materialized request with a boto3 client of the target's 
 configuration, so under moto's ``mock_aws`` the request lands in moto's backend). The
 answer is classified as the reference says: throttling, 429, 5xx and connection failures
 are retryable, any other 4xx (a missing queue or function, a denied call) is permanent.
+
+Without an endpoint, and without leave to reach AWS, each request is sent only while moto's
+``mock_aws`` answers botocore: an emulator made under the mock may still be moved after it
+ended, and its deliveries would then reach AWS.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import threading
 from typing import Any
 
 from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest, Outcome
+from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.targets import classify_error, decode_blobs, target_kind
 
 logger = logging.getLogger("pytest_schedemu.delivery.backends")
@@ -29,9 +35,16 @@ class Boto3Delivery:
     needs_request = True
 
     def __init__(
-        self, endpoint_url: str | None = None, session: Any = None, timeout: float = 30.0
+        self,
+        endpoint_url: str | None = None,
+        session: Any = None,
+        timeout: float = 30.0,
+        aws_allowed: bool = True,
     ) -> None:
         self.endpoint_url = endpoint_url
+        #: Whether a request without an endpoint may go where boto3's configuration says
+        #: (AWS itself) when moto's mock_aws does not answer it.
+        self.aws_allowed = aws_allowed
         #: Seconds to connect, and to wait for an answer: past them the attempt fails,
         #: retryably.
         self.timeout = timeout
@@ -70,6 +83,13 @@ class Boto3Delivery:
         from botocore import xform_name
         from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
 
+        if self.endpoint_url is None and not self.aws_allowed and not moto_answers_botocore():
+            raise SchedemuError(
+                f"{service}:{operation} was not sent: delivery='boto3' without "
+                "delivery_endpoint_url reaches moto while its mock_aws is active, and would "
+                "call AWS itself with your credentials now that it is not. Move the clock "
+                "inside the mock, give delivery_endpoint_url, or allow_aws_delivery=True."
+            )
         try:
             client = self._client(service, region)
             method = getattr(client, xform_name(operation))

@@ -25,7 +25,7 @@ import pytest
 from pytest_schedemu._version import __version__
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.formats.times import Instant, wall_clock_now, ztime
-from pytest_schedemu.plugin import placement
+from pytest_schedemu.plugin import lending, placement
 from pytest_schedemu.plugin import report as report_timeline
 from pytest_schedemu.settings.layers import Chosen, for_the_run, layered, per_run, per_test
 from pytest_schedemu.settings.options import PluginOptions, Settings
@@ -52,10 +52,8 @@ _LENT_REGION_KEY = pytest.StashKey[str]()
 # session built the client, reaches the interception.
 intercept.install()
 
-# Environment application code reads to reach the emulator, and the dummy values it gets
-# when it has none of its own.
+# Environment application code reads to reach the emulator.
 _ENDPOINT_VARIABLE = "AWS_ENDPOINT_URL_SCHEDULER"
-_DUMMY_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -79,36 +77,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     # Before the first conftest.py is imported: it and the application modules it imports
-    # may build clients at import, and botocore refuses to build one without a region.
+    # may build clients at import, and botocore refuses to build one without a region, and
+    # asks this machine's credential endpoints for credentials when it finds none.
     texts = _texts(early_config, early_config.known_args_namespace)
     try:
         run, region = for_the_run(texts.command_line, texts.ini)
     except ValueError as error:
         raise pytest.UsageError(f"schedemu: {error}") from None
-    if not run.set_default_region or _botocore_finds_a_region():
-        return
-    lent = os.environ.get("AWS_REGION") or region
-    os.environ["AWS_DEFAULT_REGION"] = lent
-    early_config.stash[_LENT_REGION_KEY] = lent
-    early_config.add_cleanup(lambda: _take_back_region(lent))
-
-
-def _botocore_finds_a_region() -> bool:
-    if os.environ.get("AWS_DEFAULT_REGION"):
-        return True
-    import botocore.session
-    from botocore.exceptions import ProfileNotFound
-
-    try:
-        return botocore.session.Session().get_config_variable("region") is not None
-    except ProfileNotFound:
-        # Every client fails naming the missing profile, with a region or without.
-        return True
-
-
-def _take_back_region(lent: str) -> None:
-    if os.environ.get("AWS_DEFAULT_REGION") == lent:
-        del os.environ["AWS_DEFAULT_REGION"]
+    if run.set_default_region and not lending.botocore_finds_a_region():
+        lent = os.environ.get("AWS_REGION") or region
+        early_config.add_cleanup(lending.lend({"AWS_DEFAULT_REGION": lent}))
+        early_config.stash[_LENT_REGION_KEY] = lent
+    if run.set_default_credentials and not lending.botocore_finds_credentials():
+        early_config.add_cleanup(lending.lend(lending.credentials_to_lend()))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -376,7 +357,7 @@ def _set_environment(emulator: Emulator, lent_region: str | None) -> dict[str, s
     environ = os.environ
     wanted = {_ENDPOINT_VARIABLE: emulator.endpoint_url}
     if not (environ.get("AWS_ACCESS_KEY_ID") and environ.get("AWS_SECRET_ACCESS_KEY")):
-        wanted.update(_DUMMY_CREDENTIALS)
+        wanted.update(lending.TEST_CREDENTIALS)
     # The region the plugin lent the run is no one's choice: the test's region wins over it.
     default_region = environ.get("AWS_DEFAULT_REGION")
     if not (default_region not in (None, "", lent_region) or environ.get("AWS_REGION")):

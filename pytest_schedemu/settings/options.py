@@ -25,6 +25,7 @@ from typing import Any
 from pytest_schedemu.formats.times import Instant, to_utc
 from pytest_schedemu.model.resources import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
 from pytest_schedemu.settings import values
+from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.settings.option import (
     MARKER,
     PLUGIN,
@@ -136,7 +137,8 @@ class Settings:
     )
     allow_aws_delivery: bool = declare(
         False,
-        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your credentials",
+        "let boto3 delivery without delivery_endpoint_url call AWS itself, with your "
+        "credentials (under moto's mock_aws it reaches moto, and needs no leave)",
         parse=parse_bool,
         check=values.boolean,
         bare="true",
@@ -273,13 +275,14 @@ class Settings:
             raise ValueError(
                 "verify_signatures=True needs credentials={access key id: secret key, ...}"
             )
-        if self.delivers_to_aws and not self.allow_aws_delivery:
+        if self.delivers_to_aws and not self.allow_aws_delivery and not moto_answers_botocore():
             # A schedule's universal target may name any AWS action: reaching AWS with the
             # developer's credentials must be a choice, never a default's side effect.
             raise ValueError(
                 "delivery='boto3' without delivery_endpoint_url would call AWS itself with "
-                "your credentials: give delivery_endpoint_url (--delivery-endpoint-url), or "
-                "allow_aws_delivery=True (--allow-aws-delivery, SCHEDEMU_ALLOW_AWS_DELIVERY)"
+                "your credentials outside moto's mock_aws: give delivery_endpoint_url "
+                "(--delivery-endpoint-url), or allow_aws_delivery=True (--allow-aws-delivery, "
+                "SCHEDEMU_ALLOW_AWS_DELIVERY)"
             )
 
     @property
@@ -405,6 +408,16 @@ class RunOptions:
         "when botocore finds no region (no AWS_DEFAULT_REGION, no profile region), set "
         "AWS_DEFAULT_REGION for the run, to AWS_REGION or else the run's region, so that "
         "clients built at import or collection can be made: true or false",
+        scope=RUN,
+        parse=parse_bool,
+        check=values.boolean,
+    )
+    set_default_credentials: bool = declare(
+        True,
+        "when botocore finds no credentials in the environment, its files or the profile, "
+        "set test credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and "
+        "AWS_EC2_METADATA_DISABLED for the run, so that no client asks the instance metadata "
+        "service or a container endpoint for credentials: true or false",
         scope=RUN,
         parse=parse_bool,
         check=values.boolean,

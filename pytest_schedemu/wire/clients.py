@@ -3,11 +3,14 @@
 They are built by boto3's default session, the one ``boto3.client()`` in application code
 uses. botocore makes a client's exception classes per session, so only a client of the same
 session raises the very ``ConflictException`` class that ``schedemu.client().exceptions``
-names.
+names. Where that session cannot build a client because the profile it names does not
+exist (``AWS_PROFILE=fake``), a session that reads no profile builds them: they need
+nothing from one, and application clients of the default session fail anyway.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any, Callable
 
@@ -41,9 +44,9 @@ class ClientFactory:
         settings = self._settings.current
         key = (service_name, settings.transport, settings.region)
         if kwargs:
-            return self._new(applications_session(), service_name, **kwargs)
+            return self._new(self._building_session(), service_name, **kwargs)
         with self._lock:
-            session = applications_session()
+            session = self._building_session()
             if session is not self._session:
                 self._session, self._cached = session, {}
             client = self._cached.get(key)
@@ -51,8 +54,17 @@ class ClientFactory:
                 client = self._cached[key] = self._new(session, service_name)
             return client
 
+    def _building_session(self) -> Any:
+        from botocore.exceptions import ProfileNotFound
+
+        try:
+            return applications_session()
+        except ProfileNotFound:
+            return _profileless_session()
+
     def _new(self, session: Any, service_name: str, **kwargs: Any) -> Any:
         from botocore.config import Config
+        from botocore.exceptions import ProfileNotFound
 
         settings = self._settings.current
         # Signed with the first known key when signatures are checked, dummies otherwise.
@@ -66,7 +78,11 @@ class ClientFactory:
             "config": Config(retries={"total_max_attempts": 1, "mode": "standard"}),
         }
         options.update(kwargs)
-        client = session.client(service_name, **options)
+        try:
+            client = session.client(service_name, **options)
+        except ProfileNotFound:
+            # The profile was named after the session was made.
+            client = _profileless_session().client(service_name, **options)
         if settings.transport == "inprocess":
             service_id = client.meta.service_model.service_id.hyphenize()
             if not settings.verify_signatures:
@@ -105,3 +121,14 @@ def applications_session() -> Any:
     if boto3.DEFAULT_SESSION is None:
         boto3.setup_default_session()
     return boto3.DEFAULT_SESSION
+
+
+@functools.cache
+def _profileless_session() -> Any:
+    """A boto3 session that reads no profile from the environment."""
+    import boto3
+    import botocore.session
+
+    # botocore's session variable: (config file key, environment variables, default, parser).
+    unnamed = botocore.session.Session(session_vars={"profile": (None, None, None, None)})
+    return boto3.session.Session(botocore_session=unnamed)

@@ -34,13 +34,8 @@ def no_instance_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def emu(aws: None) -> Iterator[Emulator]:
-    # moto's mock_aws answers what boto3 would send to AWS: the opt-in says so.
-    with Emulator(
-        start="2026-03-01T10:00:00Z",
-        delivery="boto3",
-        allow_aws_delivery=True,
-        transport="inprocess",
-    ) as emu:
+    # Under moto's mock_aws nothing can reach AWS: no opt-in is needed.
+    with Emulator(start="2026-03-01T10:00:00Z", delivery="boto3", transport="inprocess") as emu:
         yield emu
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_schedemu.wire.clients import applications_session
 from tests.constants import QUEUE, ROLE
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -175,6 +176,31 @@ def test_app_client(schedemu, monkeypatch):
     result.assert_outcomes(passed=1)
 
 
+@pytest.mark.parametrize("run", ["runpytest_inprocess", "runpytest_subprocess"])
+def test_the_emulators_clients_need_no_profile(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, run: str
+) -> None:
+    # A profile that does not exist fails every client of boto3's default session, whether
+    # that session was made before the profile was named (in process) or is made now (in a
+    # new process).
+    applications_session()
+    monkeypatch.setenv("AWS_PROFILE", "fake")
+    pytester.makepyfile(
+        COMMON
+        + """
+def test_clients(scheduler_client, schedemu):
+    create(scheduler_client)
+    events = schedemu.client("events")
+    events.put_rule(Name="nightly", ScheduleExpression="rate(1 day)")
+    irish = schedemu.client(region_name="eu-west-1")
+    assert irish.list_schedules()["Schedules"] == []
+    assert [s.name for s in schedemu.schedules()] == ["s1"]
+    assert events.describe_rule(Name="nightly")["State"] == "ENABLED"
+"""
+    )
+    getattr(pytester, run)("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
 def test_environment_is_restored_after_the_test(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -196,7 +222,9 @@ def test_after():
     assert os.environ["AWS_DEFAULT_REGION"] == "eu-central-1"
 """
     )
-    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=2)
+    # Without it, the run itself has the test credentials (test_nothing_reaches_aws.py).
+    no_lending = "--schedemu-set-default-credentials=false"
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", no_lending).assert_outcomes(passed=2)
 
 
 def test_server_error_fails_the_test_at_teardown(pytester: pytest.Pytester) -> None:

@@ -1,17 +1,24 @@
 """Nothing a schedemu test sends reaches AWS: a marker alone brings the emulator, a client
-built before the plugin loaded is served, a module-level client gets a region on a machine
-without AWS configuration, and what cannot be served fails at once saying why."""
+built before the plugin loaded is served, a module-level client gets a region and test
+credentials on a machine without AWS configuration (so that no credential lookup leaves
+it), and what cannot be served fails at once saying why."""
 
 from __future__ import annotations
 
+import json
 import os
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import boto3
 import botocore.session
 import pytest
 
 from pytest_schedemu import Emulator, SchedemuError
+from pytest_schedemu.plugin import lending
 from pytest_schedemu.wire.intercept import interception
 from tests.constants import ACCOUNT
 
@@ -320,6 +327,195 @@ def test_a_bad_default_region_switch_is_a_usage_error(
     result = pytester.runpytest("-p", "no:cacheprovider", "--schedemu-set-default-region=maybe")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*Unsupported --schedemu-set-default-region 'maybe'*"])
+
+
+# -- no credential lookup leaves the machine ---------------------------------------------------
+
+MACHINE_KEY = "ASIAMACHINEROLEKEY01"
+
+
+class _CredentialEndpoint(BaseHTTPRequestHandler):
+    """An instance metadata service and a container credentials endpoint in one, as a
+    machine with a role has them: each request is kept, and answered with credentials."""
+
+    requests: list[str]
+
+    def do_PUT(self) -> None:
+        self._answer("a-session-token")
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("security-credentials"):
+            self._answer("machine-role")
+        else:
+            self._answer(
+                json.dumps(
+                    {
+                        "Code": "Success",
+                        "AccessKeyId": MACHINE_KEY,
+                        "SecretAccessKey": "machine-secret",
+                        "Token": "machine-token",
+                        "Expiration": "2099-01-01T00:00:00Z",
+                    }
+                )
+            )
+
+    def _answer(self, text: str) -> None:
+        self.requests.append(f"{self.command} {self.path}")
+        body = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def credential_endpoint() -> Iterator[tuple[str, list[str]]]:
+    """A local credential endpoint: its URL, and the requests it was sent."""
+    requests: list[str] = []
+    handler = type("Endpoint", (_CredentialEndpoint,), {"requests": requests})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", requests
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+# Application code's clients, built while pytest collects, and a call through the plugin.
+ROLE_APPLICATION = """
+import boto3
+
+CLIENT = boto3.client("scheduler")
+QUEUES = boto3.client("sqs")
+"""
+USES_ROLE_APPLICATION = f"""
+import application
+
+def test_served(schedemu):
+    application.CLIENT.create_schedule(Name="s1", **{SCHEDULE!r})
+    assert [s.name for s in schedemu.schedules()] == ["s1"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("variable", "path"),
+    [
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", "/"),
+        ("AWS_CONTAINER_CREDENTIALS_FULL_URI", "/v2/credentials"),
+    ],
+    ids=["instance-metadata", "container"],
+)
+@pytest.mark.parametrize(
+    "opt_out",
+    [
+        (),
+        ("--schedemu-set-default-credentials=false",),
+        ("-o", "schedemu_set_default_credentials=0"),
+    ],
+    ids=["lent", "opt-out-command-line", "opt-out-ini"],
+)
+def test_no_credential_lookup_reaches_the_machines_endpoints(
+    pytester: pytest.Pytester,
+    unconfigured: None,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    credential_endpoint: tuple[str, list[str]],
+    variable: str,
+    path: str,
+    opt_out: tuple[str, ...],
+) -> None:
+    url, requests = credential_endpoint
+    monkeypatch.delenv("AWS_EC2_METADATA_DISABLED")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv(variable, url + path)
+    pytester.makepyfile(
+        application=ROLE_APPLICATION,
+        conftest="import application\n",
+        test_app=USES_ROLE_APPLICATION,
+        test_credentials=f"""
+import os
+
+import application
+
+def test_credentials():
+    key = application.QUEUES._request_signer._credentials.access_key
+    assert key == ({MACHINE_KEY!r} if {bool(opt_out)!r} else "testing")
+    assert ("AWS_EC2_METADATA_DISABLED" in os.environ) is not {bool(opt_out)!r}
+""",
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *opt_out)
+    result.assert_outcomes(passed=2)
+    if opt_out:
+        # Without the plugin's credentials, botocore asks the machine as the client is built.
+        assert requests
+    else:
+        assert requests == []
+
+
+def test_credentials_botocore_finds_are_left_alone(
+    pytester: pytest.Pytester, unconfigured: None, tmp_path: Path
+) -> None:
+    (tmp_path / "no-credentials").write_text(
+        "[default]\naws_access_key_id = AKIAFROMTHEFILE\naws_secret_access_key = s\n"
+    )
+    pytester.makepyfile(
+        """
+import os
+
+import boto3
+
+def test_kept():
+    assert "AWS_ACCESS_KEY_ID" not in os.environ
+    assert os.environ["AWS_EC2_METADATA_DISABLED"] == "true"  # the fixture's own
+    assert boto3.session.Session().get_credentials().access_key == "AKIAFROMTHEFILE"
+"""
+    )
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "credential_process = /bin/false",
+        "role_arn = arn:aws:iam::123456789012:role/r\nsource_profile = other",
+        "sso_session = work",
+        "aws_access_key_id = AKIAFROMCONFIG\naws_secret_access_key = s",
+    ],
+    ids=["credential-process", "assume-role", "sso", "keys"],
+)
+def test_a_profiles_own_way_to_credentials_counts_as_found_without_being_run(
+    unconfigured: None, tmp_path: Path, profile: str
+) -> None:
+    # Nothing here can run: /bin/false, a role and SSO with nothing to reach them by.
+    (tmp_path / "no-config").write_text(f"[default]\n{profile}\n")
+    assert lending.botocore_finds_credentials()
+
+
+def test_a_profile_without_credentials_finds_none(unconfigured: None, tmp_path: Path) -> None:
+    (tmp_path / "no-config").write_text("[default]\nregion = eu-west-1\noutput = json\n")
+    assert not lending.botocore_finds_credentials()
+
+
+def test_the_credentials_lent_to_a_run_are_taken_back_when_it_ends(
+    pytester: pytest.Pytester, unconfigured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AWS_EC2_METADATA_DISABLED")
+    pytester.makepyfile(
+        """
+import os
+
+def test_lent():
+    assert os.environ["AWS_ACCESS_KEY_ID"] == "testing"
+    assert os.environ["AWS_EC2_METADATA_DISABLED"] == "true"
+"""
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    lent = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_EC2_METADATA_DISABLED")
+    assert not set(lent) & set(os.environ)
 
 
 # -- exceptions ------------------------------------------------------------------------------
