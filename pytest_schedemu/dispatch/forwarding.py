@@ -19,6 +19,7 @@ from typing import Any
 
 from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest, Outcome
 from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.settings.botocore_search import botocore_finds_credentials
 from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.targets import classify_error, decode_blobs, target_kind
 
@@ -72,7 +73,13 @@ class Boto3Delivery:
                 }
                 if self.endpoint_url is not None:
                     options["endpoint_url"] = self.endpoint_url
-                if session.get_credentials() is None:
+                # A session of the emulator's own making asks only the environment and the
+                # files: the full chain would ask this machine's credential endpoints.
+                if (
+                    not botocore_finds_credentials()
+                    if self._session is None
+                    else session.get_credentials() is None
+                ):
                     options["aws_access_key_id"] = "testing"
                     options["aws_secret_access_key"] = "testing"
                 client = session.client(service, **options)

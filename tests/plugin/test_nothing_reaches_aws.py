@@ -528,3 +528,24 @@ def test_the_fixture_clients_exceptions_are_the_ones_application_clients_raise(
     application.create_schedule(Name="s1", **SCHEDULE)
     with pytest.raises(scheduler_client.exceptions.ConflictException):  # type: ignore[attr-defined]
         application.create_schedule(Name="s1", **SCHEDULE)
+
+
+def test_boto3_delivery_to_an_endpoint_asks_no_credential_endpoint(
+    unconfigured: None,
+    credential_endpoint: tuple[str, list[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``schedemu serve --delivery boto3 --delivery-endpoint-url ...`` on a machine with a
+    # role and no configuration: its clients use test credentials, found nowhere else.
+    from pytest_schedemu.dispatch.forwarding import Boto3Delivery
+
+    url, requests = credential_endpoint
+    monkeypatch.delenv("AWS_EC2_METADATA_DISABLED")
+    monkeypatch.setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", url)
+    delivery = Boto3Delivery("http://127.0.0.1:9", timeout=1.0)
+    try:
+        client = delivery._client("sqs", "us-east-1")
+        assert client._request_signer._credentials.access_key == "testing"
+    finally:
+        delivery.close()
+    assert requests == []
