@@ -2,7 +2,7 @@
 
 The story of docs/timeline_example.py (a New York cron across the start of daylight
 saving time, a Lambda failing with throttling into a dead-letter queue, a flexible window,
-deleted and disabled schedules) plus two more groups, served over HTTP; Debian's Chromium,
+deleted and disabled schedules) plus two more groups and a scheduled rule, served over HTTP; Debian's Chromium,
 driven by Playwright, opens ``/_schedemu/ui`` and the newest
 attempt's detail.
 
@@ -43,6 +43,12 @@ def more_groups(emu: Emulator) -> None:
             FlexibleTimeWindow={"Mode": "OFF"},
             Target={"Arn": QUEUE, "RoleArn": ROLE},
         )
+    # A scheduled EventBridge rule, listed in the Rules table with its target.
+    events = emu.client("events")
+    events.put_rule(
+        Name="hourly-export", ScheduleExpression="rate(1 hour)", Description="the export"
+    )
+    events.put_targets(Rule="hourly-export", Targets=[{"Id": "exports", "Arn": QUEUE}])
 
 
 def screenshot(url: str, png: str) -> None:
