@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from pytest_schedemu import Emulator, StackError
-from pytest_schedemu.model.template_limits import TemplateLimits
-from pytest_schedemu.stacks import ResolvedStack, read_stack
+from pytest_schedemu.stacks import ResolvedStack, TemplateLimits, read_stack
 from tests.stacks.building import ACCOUNT, REGION, SEED, read, resources, write
 
 
