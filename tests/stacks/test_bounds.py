@@ -131,6 +131,15 @@ def test_a_depth_limit_past_pythons_recursion_is_still_a_stack_error(tmp_path: P
         read_stack_with(path, limits)
 
 
+def test_a_cdk_manifest_nested_too_deep_is_a_stack_error(tmp_path: Path) -> None:
+    assembly = tmp_path / "cdk.out"
+    assembly.mkdir()
+    depth = 100_000
+    (assembly / "manifest.json").write_text('{"artifacts": ' + "[" * depth + "]" * depth + "}")
+    with pytest.raises(StackError, match=r"cdk\.out: its manifest's JSON nests too deep"):
+        read_stack_with(assembly, TemplateLimits())
+
+
 def test_a_template_that_is_not_utf8_names_the_file_and_the_byte(tmp_path: Path) -> None:
     path = tmp_path / "latin1.yaml"
     path.write_bytes(NOT_UTF8)
