@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.template_limits import TemplateLimits
-from pytest_schedemu.stacks.bounds import OverLimit, answer_size, over, too_many_values
+from pytest_schedemu.stacks.bounds import answer_size, over, too_many_values
 from pytest_schedemu.stacks.functions import cidr, join, select, split, text
 from pytest_schedemu.stacks.location import Location
 
@@ -88,7 +88,15 @@ class Evaluator:
                 ((key, args),) = node.items()
                 function = self._functions.get(key)
                 if function is not None:
-                    return self._counted(function(args, at), key, at)
+                    answer = function(args, at)
+                    # Text, nearly every answer, is counted here: it stays cheap per call.
+                    if type(answer) is str:
+                        self._text_left -= len(answer)
+                        if self._text_left >= 0:
+                            return answer
+                    elif not isinstance(answer, (dict, list)):
+                        return answer
+                    return self._counted(answer, key, at)
                 if key.startswith("Fn::"):
                     raise at.error(f"{key} is not supported")
             resolved = {}
@@ -106,23 +114,19 @@ class Evaluator:
         return node
 
     def _counted(self, answer: Any, function: str, at: Location) -> Any:
-        try:
-            if isinstance(answer, str):
-                self._text_left -= len(answer)
-                if self._text_left < 0:
-                    limit = self.limits.max_bytes
-                    raise over(
-                        f"its functions make more than {limit} bytes of text",
-                        "max_template_bytes",
-                        limit,
-                    )
-            elif isinstance(answer, (dict, list)):
-                self._values_left -= answer_size(answer, self._values_left)
-                if self._values_left < 0:
-                    raise too_many_values(self.limits, "its functions answer")
-        except OverLimit as error:
-            raise at.error(f"{function}: {error}") from None
-        return answer
+        """``answer``, a list or mapping, counted; or the error of text past the limit."""
+        if isinstance(answer, (dict, list)):
+            self._values_left -= answer_size(answer, self._values_left)
+        if self._values_left >= 0 and self._text_left >= 0:
+            return answer
+        if self._text_left < 0:
+            limit = self.limits.max_bytes
+            error = over(
+                f"its functions make more than {limit} bytes of text", "max_template_bytes", limit
+            )
+        else:
+            error = too_many_values(self.limits, "its functions answer")
+        raise at.error(f"{function}: {error}")
 
     def _args(self, node: Any, at: Location) -> Any:
         return self.value(node, at, track=False)
