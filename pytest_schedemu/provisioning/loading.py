@@ -27,6 +27,7 @@ from pytest_schedemu.errors import ApiError, StackError, raised_for_the_caller
 from pytest_schedemu.formats.listing import suggestion
 from pytest_schedemu.model.resources import DEFAULT_GROUP
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
+from pytest_schedemu.model.template_limits import TemplateLimits
 from pytest_schedemu.protocol.validation import ServiceValidator
 from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
 from pytest_schedemu.provisioning.rules import add_rule
@@ -175,6 +176,11 @@ class LoadedStacks:
             stack_name=stack_name,
             imports=imports,
             placeholders=placeholders,
+            limits=TemplateLimits(
+                max_bytes=settings.max_template_bytes,
+                max_nodes=settings.max_template_nodes,
+                max_depth=settings.max_template_depth,
+            ),
         )
         if self.loaded(resolved.name):
             raise StackError(

@@ -24,6 +24,11 @@ from typing import Any
 
 from pytest_schedemu.formats.times import Instant, to_utc
 from pytest_schedemu.model.resources import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from pytest_schedemu.model.template_limits import (
+    DEFAULT_MAX_TEMPLATE_BYTES,
+    DEFAULT_MAX_TEMPLATE_DEPTH,
+    DEFAULT_MAX_TEMPLATE_NODES,
+)
 from pytest_schedemu.settings import values
 from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.settings.option import (
@@ -160,6 +165,25 @@ class Settings:
         shown="none",
         metavar="PARAMETERS",
         factory=dict,
+    )
+    # The bounds of a stack's template: far above any template CloudFormation deploys.
+    max_template_bytes: int = declare(
+        DEFAULT_MAX_TEMPLATE_BYTES,
+        "largest stack template: bytes of its file, and of the text its functions make",
+        parse=int,
+        check=values.integer(1),
+    )
+    max_template_nodes: int = declare(
+        DEFAULT_MAX_TEMPLATE_NODES,
+        "most values in a stack template, YAML aliases expanded, and in what its functions answer",
+        parse=int,
+        check=values.integer(1),
+    )
+    max_template_depth: int = declare(
+        DEFAULT_MAX_TEMPLATE_DEPTH,
+        "deepest nesting of a stack template's values",
+        parse=int,
+        check=values.integer(1),
     )
     host: str = declare("127.0.0.1", "address to bind", scope=SERVER, check=values.text)
     allowed_hosts: tuple[str, ...] = declare(

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import Any, Callable, Protocol
 
 from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.model.template_limits import TemplateLimits
+from pytest_schedemu.stacks.bounds import answer_size, over, too_many_values
 from pytest_schedemu.stacks.functions import cidr, join, select, split, text
 from pytest_schedemu.stacks.location import Location
 
@@ -47,10 +49,19 @@ class References(Protocol):
 
 
 class Evaluator:
-    """Evaluates a template's values against ``references``."""
+    """Evaluates a template's values against ``references``.
 
-    def __init__(self, references: References) -> None:
+    What its functions answer is counted, across the template: the text (``Fn::Sub``,
+    ``Fn::Join``, a long name, ...) against ``max_bytes``, the values of lists and
+    mappings (``Fn::FindInMap``, ``Fn::Split``, a list parameter) against ``max_nodes``,
+    so that a small template cannot make a huge stack by repeating a function.
+    """
+
+    def __init__(self, references: References, limits: TemplateLimits | None = None) -> None:
         self.references = references
+        self.limits = limits or TemplateLimits()
+        self._text_left = self.limits.max_bytes
+        self._values_left = self.limits.max_nodes
         self._functions: dict[str, Callable[[Any, Location], Any]] = {
             "Ref": self._ref,
             "Fn::GetAtt": self._get_att,
@@ -77,7 +88,15 @@ class Evaluator:
                 ((key, args),) = node.items()
                 function = self._functions.get(key)
                 if function is not None:
-                    return function(args, at)
+                    answer = function(args, at)
+                    # Text, nearly every answer, is counted here: it stays cheap per call.
+                    if type(answer) is str:
+                        self._text_left -= len(answer)
+                        if self._text_left >= 0:
+                            return answer
+                    elif not isinstance(answer, (dict, list)):
+                        return answer
+                    return self._counted(answer, key, at)
                 if key.startswith("Fn::"):
                     raise at.error(f"{key} is not supported")
             resolved = {}
@@ -93,6 +112,21 @@ class Evaluator:
             ]
             return [item for item in items if item is not NO_VALUE]
         return node
+
+    def _counted(self, answer: Any, function: str, at: Location) -> Any:
+        """``answer``, a list or mapping, counted; or the error of text past the limit."""
+        if isinstance(answer, (dict, list)):
+            self._values_left -= answer_size(answer, self._values_left)
+        if self._values_left >= 0 and self._text_left >= 0:
+            return answer
+        if self._text_left < 0:
+            limit = self.limits.max_bytes
+            error = over(
+                f"its functions make more than {limit} bytes of text", "max_template_bytes", limit
+            )
+        else:
+            error = too_many_values(self.limits, "its functions answer")
+        raise at.error(f"{function}: {error}")
 
     def _args(self, node: Any, at: Location) -> Any:
         return self.value(node, at, track=False)

@@ -9,7 +9,9 @@ from typing import Union
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.partitions import dns_suffix_for_partition
+from pytest_schedemu.model.template_limits import TemplateLimits
 from pytest_schedemu.stacks.assembly import is_assembly, read_assembly
+from pytest_schedemu.stacks.bounds import over
 from pytest_schedemu.stacks.location import file_error
 from pytest_schedemu.stacks.names import stack_name_from_file, stack_name_refusal, valid_stack_name
 from pytest_schedemu.stacks.resolve import Environment, resolve_template
@@ -33,6 +35,7 @@ def read_stack(
     stack_name: str | None = None,
     imports: Mapping[str, str] | None = None,
     placeholders: bool = False,
+    limits: TemplateLimits | None = None,
 ) -> ResolvedStack:
     """The stack ``source`` defines, resolved for ``account`` and ``region``.
 
@@ -45,39 +48,54 @@ def read_stack(
     names derive from ``seed``, the stack's name and each logical id. ``imports`` holds the
     values ``Fn::ImportValue`` reads, by export name. A ``Ref`` or ``Fn::GetAtt`` to a
     resource of a type this module does not know is an error, unless ``placeholders`` asks
-    for a placeholder ARN.
+    for a placeholder ARN. ``limits`` bound the template's file, its values and what its
+    functions make (the defaults of ``TemplateLimits`` when none are given).
 
     Raises StackError, naming the file, the resource and what is wrong.
     """
     path = Path(source)
     paths: Mapping[str, str] = {}
     if is_assembly(path):
-        stack = read_assembly(path, stack_name)
+        try:
+            stack = read_assembly(path, stack_name)
+        except RecursionError:
+            # json's parser nests as deep as Python's recursion limit lets it.
+            raise file_error(str(path), "its manifest's JSON nests too deep to be read") from None
         template_path, source_path, paths = stack.template_file, stack.directory, stack.paths
         name = stack.name
         account, region = stack.account or account, stack.region or region
     else:
         template_path = source_path = path
         name = _template_stack_name(path, stack_name)
-    template = load_template(template_path)
+    template = load_template(template_path, limits)
     file = str(template_path)
     environment = Environment(name=name, account=account, region=region, seed=seed)
-    for macro in transforms(template):
-        if macro != SAM_TRANSFORM:
-            raise file_error(file, f"Transform {macro} is not supported (only {SAM_TRANSFORM})")
-        template = translate(
-            template, file=file, parameters=parameters or {}, pseudo=_pseudo(environment)
+    try:
+        for macro in transforms(template):
+            if macro != SAM_TRANSFORM:
+                raise file_error(file, f"Transform {macro} is not supported (only {SAM_TRANSFORM})")
+            template = translate(
+                template, file=file, parameters=parameters or {}, pseudo=_pseudo(environment)
+            )
+        return resolve_template(
+            template,
+            file=file,
+            source=source_path,
+            environment=environment,
+            parameters=parameters,
+            imports=imports,
+            placeholders=placeholders,
+            cdk_paths=paths,
+            limits=limits,
         )
-    return resolve_template(
-        template,
-        file=file,
-        source=source_path,
-        environment=environment,
-        parameters=parameters,
-        imports=imports,
-        placeholders=placeholders,
-        cdk_paths=paths,
-    )
+    except RecursionError:
+        # Only a depth limit raised near Python's recursion limit lets a template this deep
+        # through: the limit it passed is named, as what to lower.
+        depth = (limits or TemplateLimits()).max_depth
+        too_deep = over(
+            "its values nest too deep for Python's recursion limit", "max_template_depth", depth
+        )
+        raise file_error(file, str(too_deep)) from None
 
 
 def _template_stack_name(path: Path, chosen: str | None) -> str:

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.listing import did_you_mean
 from pytest_schedemu.model.partitions import dns_suffix_for_partition, partition_for_region
+from pytest_schedemu.model.template_limits import TemplateLimits
 from pytest_schedemu.stacks.intrinsics import NO_VALUE, Evaluator
 from pytest_schedemu.stacks.location import Location, file_error
 from pytest_schedemu.stacks.names import derived_uuid, generated_name, token
@@ -73,10 +74,12 @@ def resolve_template(
     imports: Mapping[str, str] | None = None,
     placeholders: bool = False,
     cdk_paths: Mapping[str, str] | None = None,
+    limits: TemplateLimits | None = None,
 ) -> ResolvedStack:
     """The stack ``template`` makes in ``environment``; StackError for anything that
-    cannot be resolved. ``cdk_paths`` maps logical ids to CDK construct paths."""
-    stack = _Stack(template, file, environment, parameters, imports or {}, placeholders)
+    cannot be resolved, or when its functions make more than ``limits`` allow.
+    ``cdk_paths`` maps logical ids to CDK construct paths."""
+    stack = _Stack(template, file, environment, parameters, imports or {}, placeholders, limits)
     return ResolvedStack(
         name=environment.name,
         source=source,
@@ -100,6 +103,7 @@ class _Stack:
         parameters: Mapping[str, str] | None,
         imports: Mapping[str, str],
         placeholders: bool,
+        limits: TemplateLimits | None,
     ) -> None:
         if not isinstance(template, Mapping):
             raise file_error(file, "not a template: its top level is not a mapping")
@@ -128,7 +132,7 @@ class _Stack:
             "AWS::NotificationARNs": [],
             "AWS::NoValue": NO_VALUE,
         }
-        self.evaluator = Evaluator(self)
+        self.evaluator = Evaluator(self, limits)
         self._truths: dict[str, bool] = {}
         self._identities: dict[str, Identity] = {}
         self._working: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,8 @@ import yaml
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.listing import suggestion
+from pytest_schedemu.model.template_limits import TemplateLimits
+from pytest_schedemu.stacks.bounds import OverLimit, check_data, read_text, too_deep
 from pytest_schedemu.stacks.location import file_error
 from pytest_schedemu.stacks.yaml_tags import load_yaml
 
@@ -20,22 +23,44 @@ __tracebackhide__ = raised_for_the_caller
 _TEMPLATE_SUFFIXES = (".json", ".yaml", ".yml", ".template")
 
 
-def load_template(path: Path) -> dict[str, Any]:
-    """The template in ``path``, JSON or YAML, with YAML's short forms in long form."""
+def load_template(path: Path, limits: TemplateLimits | None = None) -> dict[str, Any]:
+    """The template in ``path``, JSON or YAML, with YAML's short forms in long form;
+    StackError, naming the file, when it cannot be read, is not UTF-8, is not a template
+    or is beyond ``limits`` (the defaults when none are given)."""
+    limits = limits or TemplateLimits()
     try:
-        content = path.read_text(encoding="utf-8")
+        content = read_text(path, limits)
     except FileNotFoundError as error:
         raise file_error(str(path), f"cannot be read: {error.strerror}{_near(path)}") from None
     except OSError as error:
         raise file_error(str(path), f"cannot be read: {error.strerror or error}") from None
+    except (OverLimit, ValueError) as error:
+        raise file_error(str(path), str(error)) from None
     try:
-        # JSON first where it looks like JSON: exact, and much faster than YAML's reader.
-        looks_like_json = content.lstrip().startswith("{")
-        template = json.loads(content) if looks_like_json else load_yaml(content)
+        template = _parsed(content, limits)
+    except OverLimit as error:
+        raise file_error(str(path), str(error)) from None
     except (ValueError, yaml.YAMLError) as error:
         raise file_error(str(path), f"not a template: {error}") from None
     if not isinstance(template, dict):
         raise file_error(str(path), "not a template: its top level is not a mapping")
+    return template
+
+
+def _parsed(content: str, limits: TemplateLimits) -> Any:
+    # JSON first where it looks like JSON: exact, and much faster than YAML's reader.
+    if not content.lstrip().startswith("{"):
+        return load_yaml(content, limits)
+    try:
+        template = json.loads(content)
+    except RecursionError:
+        # json's parser nests as deep as Python's recursion limit lets it.
+        if limits.max_depth < sys.getrecursionlimit():
+            raise too_deep(limits) from None
+        raise OverLimit(
+            "its values nest deeper than Python's recursion limit lets it be read"
+        ) from None
+    check_data(template, limits)
     return template
 
 

@@ -12,6 +12,8 @@ from typing import Any
 import yaml
 
 from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.model.template_limits import TemplateLimits
+from pytest_schedemu.stacks.bounds import check_nodes
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
 __tracebackhide__ = raised_for_the_caller
@@ -93,6 +95,19 @@ TemplateLoader.yaml_implicit_resolvers = {
 }
 
 
-def load_yaml(text: str) -> Any:
-    """The document ``text`` holds; yaml.YAMLError when it is not YAML."""
-    return yaml.load(text, Loader=TemplateLoader)
+def load_yaml(text: str, limits: TemplateLimits | None = None) -> Any:
+    """The document ``text`` holds; yaml.YAMLError when it is not YAML, ``bounds.OverLimit``
+    when it is beyond ``limits`` (the defaults when none are given).
+
+    The parser's nodes are checked before any value is built from them: an alias is one
+    node there, however often it is used, so the check costs what the file holds.
+    """
+    loader = TemplateLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_nodes(node, limits or TemplateLimits())
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
