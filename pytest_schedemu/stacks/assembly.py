@@ -4,12 +4,14 @@ construct path of each of its resources."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pytest_schedemu.errors import raised_for_the_caller
+from pytest_schedemu.stacks.files import check_bounded, read_bounded
 from pytest_schedemu.stacks.location import file_error
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
@@ -18,6 +20,10 @@ __tracebackhide__ = raised_for_the_caller
 _STACK = "aws:cloudformation:stack"
 _LOGICAL_ID = "aws:cdk:logicalId"
 _UNKNOWN = ("unknown-account", "unknown-region")
+#: The most bytes any file of an assembly may hold: sixteen times the largest template
+#: CloudFormation takes (1 MB, from S3), and far more than a manifest or a stack's
+#: metadata needs.
+FILE_LIMIT = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,7 @@ def read_assembly(path: Path, stack_name: str | None) -> AssemblyStack:
     ``manifest.json``); the only one when no name is given."""
     directory = path.parent if path.name == "manifest.json" else path
     manifest_path = directory / "manifest.json"
-    manifest = _json(manifest_path)
+    manifest = _json(manifest_path, str(manifest_path))
     artifacts = manifest.get("artifacts") if isinstance(manifest, dict) else None
     if not isinstance(artifacts, dict):
         raise file_error(str(manifest_path), "not a CDK cloud assembly manifest: no artifacts")
@@ -73,8 +79,11 @@ def read_assembly(path: Path, stack_name: str | None) -> AssemblyStack:
             )
         artifact_id = found
     artifact = stacks[artifact_id]
-    properties = artifact.get("properties") or {}
-    template_file = directory / str(properties.get("templateFile", f"{artifact_id}.template.json"))
+    named = _properties(artifact).get("templateFile", f"{artifact_id}.template.json")
+    template_file, resolved = _inside(directory, manifest_path, "templateFile", str(named))
+    # A template that is not there is the template reader's to report, with its neighbours.
+    if os.path.lexists(resolved):
+        check_bounded(resolved, FILE_LIMIT, f"{manifest_path}: templateFile {named!r}")
     account, region = _environment(artifact.get("environment"))
     return AssemblyStack(
         directory=directory,
@@ -82,13 +91,41 @@ def read_assembly(path: Path, stack_name: str | None) -> AssemblyStack:
         template_file=template_file,
         account=account,
         region=region,
-        paths=_logical_paths(directory, artifact),
+        paths=_logical_paths(directory, manifest_path, artifact),
     )
 
 
+def _inside(directory: Path, manifest: Path, field: str, named: str) -> tuple[Path, Path]:
+    """The file a manifest's ``field`` names, as named and resolved: StackError, naming the
+    manifest and the name, for one outside the assembly, by any way out (an absolute
+    path, ``..``, a symbolic link), before anything opens it."""
+    if Path(named).is_absolute():
+        raise file_error(
+            str(manifest),
+            f"{field} {named!r} is outside the assembly: an absolute path, where an assembly "
+            f"names its files relative to its directory {directory}",
+        )
+    path = directory / named
+    try:
+        resolved, root = path.resolve(), directory.resolve()
+    except (OSError, RuntimeError, ValueError) as error:
+        # A loop of symbolic links, or a name no file system takes (a NUL byte).
+        raise file_error(str(manifest), f"{field} {named!r} cannot be resolved: {error}") from None
+    if not resolved.is_relative_to(root):
+        raise file_error(
+            str(manifest),
+            f"{field} {named!r} is outside the assembly {directory}: it leads to {resolved}",
+        )
+    return path, resolved
+
+
+def _properties(artifact: Mapping[str, Any]) -> Mapping[str, Any]:
+    properties = artifact.get("properties")
+    return properties if isinstance(properties, dict) else {}
+
+
 def _stack_name(artifact_id: str, artifact: Mapping[str, Any]) -> str:
-    properties = artifact.get("properties") or {}
-    return str(properties.get("stackName") or artifact_id)
+    return str(_properties(artifact).get("stackName") or artifact_id)
 
 
 def _environment(environment: Any) -> tuple[str | None, str | None]:
@@ -101,12 +138,20 @@ def _environment(environment: Any) -> tuple[str | None, str | None]:
     )
 
 
-def _logical_paths(directory: Path, artifact: Mapping[str, Any]) -> dict[str, str]:
+def _logical_paths(directory: Path, manifest: Path, artifact: Mapping[str, Any]) -> dict[str, str]:
     # Recent CDK releases write the metadata to a file of its own; older ones inline it.
-    metadata = dict(artifact.get("metadata") or {})
+    inline = artifact.get("metadata")
+    metadata = dict(inline) if isinstance(inline, dict) else {}
     extra = artifact.get("additionalMetadataFile")
     if isinstance(extra, str):
-        metadata.update(_json(directory / extra))
+        _, resolved = _inside(directory, manifest, "additionalMetadataFile", extra)
+        found = _json(resolved, f"{manifest}: additionalMetadataFile {extra!r}")
+        if not isinstance(found, dict):
+            raise file_error(
+                f"{manifest}: additionalMetadataFile {extra!r}",
+                "not CDK metadata: its top level is not a mapping",
+            )
+        metadata.update(found)
     paths = {}
     for path, entries in metadata.items():
         for entry in entries if isinstance(entries, list) else ():
@@ -115,10 +160,12 @@ def _logical_paths(directory: Path, artifact: Mapping[str, Any]) -> dict[str, st
     return paths
 
 
-def _json(path: Path) -> Any:
+def _json(path: Path, what: str) -> Any:
+    """The JSON in ``path``, read up to the limit; ``what`` names it in an error."""
+    content = read_bounded(path, FILE_LIMIT, what)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise file_error(str(path), f"cannot be read: {error.strerror or error}") from None
+        return json.loads(content.decode("utf-8"))
     except ValueError as error:
-        raise file_error(str(path), f"not JSON: {error}") from None
+        raise file_error(what, f"not JSON: {error}") from None
+    except RecursionError:
+        raise file_error(what, "not JSON: nested deeper than the JSON reader follows") from None

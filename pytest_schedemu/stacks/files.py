@@ -1,0 +1,74 @@
+"""Reading a stack's files with a bound: only regular files, and only so many bytes."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from pytest_schedemu.errors import StackError, raised_for_the_caller
+
+# A caller's mistake is reported at the caller's line, without this module's frames.
+__tracebackhide__ = raised_for_the_caller
+
+#: What a file that is not a regular one is, by the test of its mode.
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a fifo"),
+    (stat.S_ISSOCK, "a socket"),
+)
+# Opening a fifo that no one writes would wait for a writer, and opening a device can act.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def check_bounded(path: Path, limit: int, what: str) -> None:
+    """StackError, starting with ``what`` (how the message names the file), unless ``path``
+    is a regular file of at most ``limit`` bytes; looked at without opening it."""
+    try:
+        status = path.stat()
+    except OSError as error:
+        raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
+    _check_status(status, limit, what)
+
+
+def read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them: StackError,
+    starting with ``what``, for anything else, before a byte is read."""
+    check_bounded(path, limit, what)
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except OSError as error:
+        raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        # The path may name another file by now, or the file may have grown since it was
+        # looked at: what is read is checked again, by its descriptor and by its length.
+        _check_status(os.fstat(descriptor), limit, what)
+        try:
+            content = file.read(limit + 1)
+        except OSError as error:
+            raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
+    if len(content) > limit:
+        raise _too_large(limit, what)
+    return content
+
+
+def _check_status(status: os.stat_result, limit: int, what: str) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        kind = next((name for test, name in _KINDS if test(status.st_mode)), "a special file")
+        raise StackError(f"{what}: not a regular file: it is {kind}")
+    if status.st_size > limit:
+        raise _too_large(limit, what)
+
+
+def _too_large(limit: int, what: str) -> StackError:
+    return StackError(f"{what}: too large: over the limit of {_bytes(limit)}")
+
+
+def _bytes(count: int) -> str:
+    """``16 MiB`` for a count of whole mebibytes, else the count of bytes."""
+    mebibyte = 1024 * 1024
+    if count >= mebibyte and count % mebibyte == 0:
+        return f"{count // mebibyte} MiB ({count:,} bytes)"
+    return f"{count:,} bytes"
