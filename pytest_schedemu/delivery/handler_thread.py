@@ -89,11 +89,18 @@ def _serve(jobs: queue.SimpleQueue[_Work | None]) -> None:
         work = jobs.get()
         if work is None:
             return
-        future, call, context = work
-        try:
-            result = context.run(call)
-        except BaseException as error:  # a handler's SystemExit is the mover's to raise
-            future.set_exception(error)
-        else:
-            future.set_result(result)
-        del future, call, context, work
+        _answer(*work)
+        del work
+
+
+def _answer(future: Future[Any], call: Callable[[], Any], context: contextvars.Context) -> None:
+    # A frame of its own, not inlined in _serve: freezegun reads the real time for code
+    # called from ``threading`` within five frames, so a handler's ``time.time()`` must sit
+    # deeper than that above the thread's start (handler, run_handler, HandlerCall.run,
+    # _answer, _serve) to read the frozen one, as in the mover's thread.
+    try:
+        result = context.run(call)
+    except BaseException as error:  # a handler's SystemExit is the mover's to raise
+        future.set_exception(error)
+    else:
+        future.set_result(result)

@@ -8,6 +8,9 @@ good (``HANDLER_ERROR``), and the bug comes back to the test as ``HandlerError``
 move that made the attempt raises it; where no test waits on the move (the delivery
 threads of a real-time clock, a move asked for over HTTP) ``HandlerErrors`` keeps it for
 the pytest plugin to fail the test at teardown, and logs it for a service.
+
+A handler that does not answer within ``delivery_timeout`` is not a bug: its attempt fails
+retryably (``Unanswered``, ``TIMEOUT_CODE``), as a target's that does not answer in time.
 """
 
 from __future__ import annotations
