@@ -79,7 +79,7 @@ class _Worker:
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[_Work | None] = queue.SimpleQueue()
         self.thread = threading.Thread(
-            target=_serve, args=(self.jobs,), name="schedemu-handler", daemon=True
+            target=_serve, args=(self.jobs,), name="schedemu-handler-calls", daemon=True
         )
         self.thread.start()
 

@@ -120,4 +120,4 @@ def test_stop_does_not_wait_past_its_bound_for_a_blocking_sync_handler() -> None
 
 
 def handler_threads() -> set[threading.Thread]:
-    return {thread for thread in threading.enumerate() if thread.name == "schedemu-handler"}
+    return {thread for thread in threading.enumerate() if thread.name == "schedemu-handler-calls"}
