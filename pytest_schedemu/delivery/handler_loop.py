@@ -15,8 +15,17 @@ thread:
 
 The thread starts at the first coroutine handler's attempt, so an emulator without one
 costs nothing. The caller waits for the coroutine to end, so a virtual clock's deliveries
-keep their order. ``close`` (``Emulator.stop``) cancels what handlers left running on the
-loop and closes it; a later coroutine handler starts a new one.
+keep their order, but no longer than its deadline (``delivery_timeout``): then the
+coroutine is cancelled and the caller told (``handlers.Unanswered``). ``close``
+(``Emulator.stop``) cancels the coroutines under way and what handlers left running on the
+loop, and closes it; their callers are told the emulator stopped. A later coroutine handler
+starts a new loop.
+
+A coroutine that blocks the loop's thread (``time.sleep`` where it should await) cannot be
+cancelled until it returns: its caller still stops waiting at the deadline, and ``close``
+waits for the thread no longer than its own bound. Such a thread is left to end by itself:
+the loop's stop is queued behind the blocking call, so the thread ends as soon as it
+returns, and a later coroutine handler gets a loop of its own meanwhile.
 """
 
 from __future__ import annotations
@@ -24,7 +33,11 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
+from concurrent.futures import CancelledError as FutureCancelled
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
+
+from pytest_schedemu.delivery.handlers import Unanswered
 
 T = TypeVar("T")
 
@@ -37,11 +50,20 @@ class HandlerLoop:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        """Await ``coroutine`` in the loop and return its result, or raise its exception."""
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
+        """Await ``coroutine`` in the loop and return its result, or raise its exception;
+        ``Unanswered`` once ``timeout`` seconds pass, or when ``close`` cancels it."""
         future = asyncio.run_coroutine_threadsafe(coroutine, self._running_loop())
         try:
-            return future.result()
+            return future.result(timeout)
+        except FutureTimeout:
+            if future.done():  # the coroutine itself raised TimeoutError
+                raise
+            future.cancel()
+            raise Unanswered() from None
+        except FutureCancelled:
+            # Only ``close`` cancels what the loop runs: the emulator is stopping.
+            raise Unanswered(stopped=True) from None
         except BaseException:
             # The caller was interrupted (KeyboardInterrupt): the attempt is made again
             # later, so this call of the handler must not carry on meanwhile.

@@ -8,6 +8,9 @@ good (``HANDLER_ERROR``), and the bug comes back to the test as ``HandlerError``
 move that made the attempt raises it; where no test waits on the move (the delivery
 threads of a real-time clock, a move asked for over HTTP) ``HandlerErrors`` keeps it for
 the pytest plugin to fail the test at teardown, and logs it for a service.
+
+A handler that does not answer within ``delivery_timeout`` is not a bug: its attempt fails
+retryably (``Unanswered``, ``TIMEOUT_CODE``), as a target's that does not answer in time.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ Handler = Callable[[Any], Any]
 
 #: The error code of an attempt whose handler raised something other than DeliveryError.
 HANDLER_ERROR = "HandlerError"
+
+#: The error code of an attempt that did not end within ``delivery_timeout``: a handler's,
+#: a real-time delivery's.
+TIMEOUT_CODE = "DeliveryTimeout"
 
 
 def run_handler(handler: Handler, attempt: Any) -> Outcome | CoroutineCall:
@@ -90,6 +97,42 @@ def _bug(attempt: Any, error: Exception) -> HandlerError:
 def _raised(error: BaseException) -> str:
     """``NameError: name 'x' is not defined``: the exception as its traceback ends."""
     return traceback.format_exception_only(type(error), error)[-1].strip()
+
+
+class HandlerCall:
+    """A sync handler's call on one attempt, not made yet: the dispatcher chooses the thread
+    it runs in."""
+
+    def __init__(self, handler: Handler, attempt: Any) -> None:
+        self.handler = handler
+        self.attempt = attempt
+
+    @property
+    def makes_coroutine(self) -> bool:
+        """Whether the call only makes a coroutine, running none of the handler's code."""
+        return inspect.iscoroutinefunction(self.handler)
+
+    def run(self) -> Outcome | CoroutineCall:
+        return run_handler(self.handler, self.attempt)
+
+
+class Unanswered(Exception):
+    """A handler that did not answer: past its deadline, or cut off by ``Emulator.stop``.
+
+    Not a bug in the test's handler (a slow or stuck target is what a deadline is for), so
+    its attempt fails retryably, as a target that does not answer in time does."""
+
+    def __init__(self, stopped: bool = False) -> None:
+        super().__init__()
+        self.stopped = stopped
+
+    def outcome(self, timeout: float) -> Outcome:
+        if self.stopped:
+            message = "The emulator stopped before the handler answered"
+        else:
+            message = f"The handler did not answer within {timeout:g} seconds"
+        logger.warning("%s: the attempt failed (%s), to be retried", message, TIMEOUT_CODE)
+        return Outcome.failure(TIMEOUT_CODE, message, True)
 
 
 def failed_attempt(error: HandlerError) -> Outcome:

@@ -4,7 +4,8 @@
 attempt (from the clock's thread, or from delivery threads in real time) while tests and
 the control API change it from theirs. A rule is never changed in place: a change builds a
 new rule and swaps it in under the lock, so a reader never sees half of one.
-Handlers run through ``handlers.run_handler``, which says what their attempts come to.
+A handler's call is handed back (``handlers.HandlerCall``), for the dispatcher to make in the
+thread it chooses; ``handlers.run_handler`` says what its attempt comes to.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pytest_schedemu.delivery.backends import Outcome
-from pytest_schedemu.delivery.handlers import CoroutineCall, Handler, HandlerErrors, run_handler
+from pytest_schedemu.delivery.handlers import Handler, HandlerCall, HandlerErrors
 
 
 @dataclass(frozen=True)
@@ -98,12 +99,11 @@ class TargetControls:
 
     def steer(
         self, keys: Sequence[str], missing_error: Outcome | None, attempt: Callable[[], Any]
-    ) -> Outcome | CoroutineCall | None:
-        """The outcome a test imposes on an attempt at one of ``keys``, or None.
+    ) -> Outcome | HandlerCall | None:
+        """The outcome a test imposes on an attempt at one of ``keys``, its handler's call
+        still to make, or None.
 
         ``attempt`` builds the record a handler receives; it is only called for handlers.
-        A bug in a handler raises ``HandlerError`` (``handlers.run_handler``); a coroutine
-        handler's call is returned to be awaited.
         """
         with self._lock:
             matched = [k for k in keys if k in self._rules]
@@ -125,7 +125,7 @@ class TargetControls:
         if handler is None:
             return None
         # The handler runs outside the lock: it may take its time, or steer targets itself.
-        return run_handler(handler, attempt())
+        return HandlerCall(handler, attempt())
 
 
 class TargetControl:

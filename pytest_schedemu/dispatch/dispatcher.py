@@ -9,13 +9,17 @@ sync or an async move of the clock; ``settlement`` decides what follows each out
 ``bulk`` plays long unobservable stretches at once; ``realtime`` serves a wall clock.
 
 Deliveries run outside the store lock: a target handler may call the API over HTTP, and
-the server thread must be able to take the lock meanwhile.
+the server thread must be able to take the lock meanwhile. A handler has a deadline,
+``delivery_timeout``: a clock move makes a sync handler's call in the emulator's handler
+thread and awaits a coroutine handler with that timeout, so a handler that never answers
+fails its attempt (retryably, ``DeliveryTimeout``) and cannot hold the move.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
+import time
 from datetime import datetime
 from typing import Any, Callable
 
@@ -27,7 +31,8 @@ from pytest_schedemu.delivery.backends import (
     RecordingDelivery,
 )
 from pytest_schedemu.delivery.handler_loop import HandlerLoop
-from pytest_schedemu.delivery.handlers import CoroutineCall
+from pytest_schedemu.delivery.handler_thread import HandlerThread
+from pytest_schedemu.delivery.handlers import CoroutineCall, HandlerCall, Unanswered
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.agenda import Agenda
@@ -80,6 +85,8 @@ class Dispatcher:
         self.delivery = delivery_backend(*self._delivery_choice)
         #: Where coroutine handlers are awaited when no async move awaits them itself.
         self.handler_loop = HandlerLoop()
+        #: Where a clock move makes sync handlers' calls, so that it can stop waiting.
+        self.handler_thread = HandlerThread()
         #: Places the clock (at a move's target, or at an item's instant).
         self.set_clock = set_clock
         #: The clock's reading, for the loops that run the dispatcher.
@@ -134,7 +141,11 @@ class Dispatcher:
 
     def close(self) -> None:
         self.delivery.close()
+        # Handlers under way get shutdown_timeout, all told, to end; see handler_thread.py
+        # for a call that never does.
+        deadline = time.monotonic() + self.settings.current.shutdown_timeout
         self.handler_loop.close(self.settings.current.shutdown_timeout)
+        self.handler_thread.close(max(0.0, deadline - time.monotonic()))
 
     # -- running ---------------------------------------------------------------------------
 
@@ -222,14 +233,35 @@ class Dispatcher:
         OK)."""
         return not self.controls.idle or self.delivery.needs_request or bool(self.planner.broken)
 
-    def deliver(self, job: Job) -> Outcome:
-        """The outcome of one attempt: what a test imposes, or what the backend answers; a
-        coroutine handler is awaited in the emulator's own event loop."""
+    def deliver(self, job: Job, *, in_this_thread: bool = False) -> Outcome:
+        """The outcome of one attempt: what a test imposes, or what the backend answers.
+
+        A handler gets ``delivery_timeout`` seconds: a sync one runs in the handler thread
+        (or in this one, ``in_this_thread``, for a caller that bounds it itself), a
+        coroutine handler is awaited in the emulator's own event loop.
+        """
         with self.guard.delivering():
-            outcome = self.call_target(job)
-            if isinstance(outcome, CoroutineCall):
-                return self.handler_loop.run(self._guarded(outcome))
-            return outcome
+            answer = self.call_target(job)
+            if not isinstance(answer, HandlerCall):
+                return answer
+            timeout = self.settings.current.delivery_timeout
+            started = time.monotonic()
+            try:
+                called = answer.run() if in_this_thread else self.call_handler(answer, timeout)
+                if not isinstance(called, CoroutineCall):
+                    return called
+                left = max(0.0, timeout - (time.monotonic() - started))
+                return self.handler_loop.run(self._guarded(called), left)
+            except Unanswered as unanswered:
+                return unanswered.outcome(timeout)
+
+    def call_handler(self, call: HandlerCall, timeout: float) -> Outcome | CoroutineCall:
+        """What a handler's call comes to, made in the handler thread within ``timeout``
+        seconds (``Unanswered`` past them); a coroutine function's call, which runs none of
+        its code, is made here."""
+        if call.makes_coroutine:
+            return call.run()
+        return self.handler_thread.run(call.run, timeout)
 
     async def _guarded(self, call: CoroutineCall) -> Outcome:
         # The coroutine runs in the loop's thread: that is inside the delivery too.
@@ -253,9 +285,9 @@ class Dispatcher:
             )
             self.planner.push_attempt(job.attempted_at + delay, occurrence, job.number)
 
-    def call_target(self, job: Job) -> Outcome | CoroutineCall:
+    def call_target(self, job: Job) -> Outcome | HandlerCall:
         """What the attempt's target answers, or what a test imposes: an outcome, or a
-        coroutine handler's call still to await. The caller marks the delivery."""
+        handler's call still to make. The caller marks the delivery."""
         occurrence = job.occurrence
         if occurrence.broken is not None:
             return occurrence.broken  # nothing can be sent: nothing reaches the target

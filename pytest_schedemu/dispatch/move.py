@@ -34,13 +34,19 @@ from __future__ import annotations
 import asyncio
 import gc
 import math
+import time
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Coroutine, Generator
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_schedemu.delivery.backends import OK, Outcome
-from pytest_schedemu.delivery.handlers import CoroutineCall, failed_attempt
+from pytest_schedemu.delivery.handlers import (
+    CoroutineCall,
+    HandlerCall,
+    Unanswered,
+    failed_attempt,
+)
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.kept import KeptAttempts
 from pytest_schedemu.dispatch.occurrences import Job
@@ -144,14 +150,26 @@ class Move:
 
     async def delivered_async(self, job: Job) -> Outcome:
         """The outcome of an attempt's delivery; a coroutine handler is awaited in the
-        running loop."""
+        running loop, a sync one's call made in the handler thread, each for at most
+        ``delivery_timeout`` seconds."""
         dispatcher = self.dispatcher
         try:
             with dispatcher.guard.delivering():
-                outcome = dispatcher.call_target(job)
-                if isinstance(outcome, CoroutineCall):
-                    return await outcome.outcome()
-                return outcome
+                answer = dispatcher.call_target(job)
+                if not isinstance(answer, HandlerCall):
+                    return answer
+                timeout = dispatcher.settings.current.delivery_timeout
+                started = time.monotonic()
+                try:
+                    # The loop waits for a sync handler, as it would running it itself: no
+                    # other task takes a turn in the middle of a delivery.
+                    called = dispatcher.call_handler(answer, timeout)
+                    if not isinstance(called, CoroutineCall):
+                        return called
+                    left = max(0.0, timeout - (time.monotonic() - started))
+                    return await _within(called.outcome(), left)
+                except Unanswered as unanswered:
+                    return unanswered.outcome(timeout)
         except BaseException as error:
             self._stopped(job, error)
             raise
@@ -259,3 +277,31 @@ class Move:
         dispatcher.history.announce(played)
         made.extend(played)
         return end
+
+
+async def _within(coroutine: Coroutine[Any, Any, Outcome], seconds: float) -> Outcome:
+    """Await ``coroutine`` in this task, cancelling it after ``seconds`` (``Unanswered``).
+
+    Not ``asyncio.wait_for``, which (before Python 3.12) awaits it in a task of its own: a
+    task more would change when the loop's other tasks take their turns.
+    """
+    task = asyncio.current_task()
+    assert task is not None  # an async move runs in a task
+    expired: list[bool] = []
+
+    def expire() -> None:
+        expired.append(True)
+        task.cancel()
+
+    timer = asyncio.get_running_loop().call_later(seconds, expire)
+    try:
+        return await coroutine
+    except asyncio.CancelledError:
+        if not expired:
+            raise
+        uncancel = getattr(task, "uncancel", None)  # Python 3.11+: the count of requests
+        if uncancel is not None:
+            uncancel()
+        raise Unanswered() from None
+    finally:
+        timer.cancel()

@@ -27,7 +27,7 @@ import time
 from collections import Counter
 
 from pytest_schedemu.delivery.backends import OK, Outcome
-from pytest_schedemu.delivery.handlers import failed_attempt
+from pytest_schedemu.delivery.handlers import TIMEOUT_CODE, failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
 from pytest_schedemu.errors import HandlerError, StateError
@@ -36,8 +36,6 @@ from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
-
-TIMEOUT_CODE = "DeliveryTimeout"
 
 #: Seconds after which an attempt whose delivery was interrupted is made again: the first
 #: retry interval.
@@ -218,7 +216,8 @@ class RealTimeService:
 
         def deliver() -> None:
             try:
-                result.append(dispatcher.deliver(job))
+                # This helper thread is the attempt's own, bounded below.
+                result.append(dispatcher.deliver(job, in_this_thread=True))
             except HandlerError as error:
                 # No test waits on this thread, so the bug is kept for one to see; kept here,
                 # since a handler that raises after the timeout is no less a bug. A reset

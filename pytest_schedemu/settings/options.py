@@ -220,7 +220,8 @@ class Settings:
     )
     delivery_timeout: float = declare(
         30.0,
-        "seconds an attempt may take before it fails, retryably (real time, boto3 delivery)",
+        "seconds an attempt may take before it fails, retryably (DeliveryTimeout): a target "
+        "handler's in any clock move, a real-time delivery's, a boto3 delivery's",
         parse=float,
         check=values.seconds(True),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -187,3 +188,97 @@ def test_a_real_time_coroutine_handler_bug_is_kept_for_the_test() -> None:
         assert str(kept).startswith(f"The handler of {QUEUE} raised AttributeError")
         (attempt,) = emu.attempts()
         assert (attempt.error_code, attempt.retryable) == ("HandlerError", False)
+
+
+# -- the deadline: a handler that does not answer within delivery_timeout --------------------
+
+
+def handler_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name.startswith("schedemu-h")}
+
+
+async def never_on_the_first_attempt(attempt: Any) -> None:
+    if attempt.attempt_number == 1:
+        await asyncio.Event().wait()  # never set
+
+
+def assert_timed_out_then_retried(emu: Emulator, seconds: str) -> None:
+    first, retry = emu.attempts()
+    assert (first.error_code, first.retryable) == ("DeliveryTimeout", True)
+    assert first.error_message == f"The handler did not answer within {seconds} seconds"
+    assert retry.succeeded and retry.attempt_number == 2
+
+
+def test_a_coroutine_handler_that_never_ends_fails_its_attempt_at_the_delivery_timeout(
+    emu: Emulator, client: Any
+) -> None:
+    emu.configure(delivery_timeout=0.2)
+    emu.target(QUEUE).handle(never_on_the_first_attempt)
+    create(client, expression="at(2026-03-01T10:00:00)")
+    started = time.monotonic()
+    emu.clock.advance(minutes=5)
+    assert time.monotonic() - started < 3
+    # Not a bug of the test's: the attempt fails retryably, and the move carries on.
+    assert_timed_out_then_retried(emu, "0.2")
+    assert emu.handler_errors == []
+
+
+def test_an_async_move_awaits_a_coroutine_handler_no_longer_than_the_delivery_timeout(
+    emu: Emulator, client: Any
+) -> None:
+    emu.configure(delivery_timeout=0.2)
+    emu.target(QUEUE).handle(never_on_the_first_attempt)
+    create(client, expression="at(2026-03-01T10:00:00)")
+    started = time.monotonic()
+    asyncio.run(emu.clock.advance_async(minutes=5))
+    assert time.monotonic() - started < 3
+    assert_timed_out_then_retried(emu, "0.2")
+
+
+def test_a_handler_blocking_the_emulators_loop_cannot_hold_the_move_or_the_stop() -> None:
+    async def sleeper(attempt: Any) -> None:
+        time.sleep(1.5)  # blocks the loop it is awaited in: nothing can interrupt it
+
+    others = handler_threads()
+    with Emulator(start=T0, delivery_timeout=0.2, shutdown_timeout=0.2) as emu:
+        emu.target(QUEUE).handle(sleeper)
+        create(emu.client(), expression="at(2026-03-01T10:00:00)")
+        started = time.monotonic()
+        emu.tick()
+        assert time.monotonic() - started < 1.2
+        (attempt,) = emu.attempts()
+        assert attempt.error_code == "DeliveryTimeout"
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 1.0
+    # The loop's thread ends as soon as the blocking call returns; it waits for nothing else.
+    wait_for(lambda: handler_threads() - others == set(), "the loop's thread to end", 5)
+
+
+def test_stop_from_another_thread_ends_a_move_waiting_on_a_coroutine_handler() -> None:
+    ended: list[BaseException | None] = []
+    others = handler_threads()
+    emu = Emulator(start=T0, shutdown_timeout=0.2).start()
+
+    def move() -> None:
+        try:
+            emu.tick()
+        except BaseException as error:
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    emu.target(QUEUE).handle(never_on_the_first_attempt)
+    create(emu.client(), expression="at(2026-03-01T10:00:00)")
+    mover = threading.Thread(target=move)
+    mover.start()
+    wait_for(lambda: emu.clock.guard.busy, "the delivery")
+    started = time.monotonic()
+    emu.stop()
+    assert time.monotonic() - started < 1.5
+    mover.join(5)
+    assert not mover.is_alive()
+    assert ended == [None]  # no bare CancelledError: the attempt ended, the move returned
+    (attempt,) = emu.attempts()
+    assert (attempt.error_code, attempt.retryable) == ("DeliveryTimeout", True)
+    assert attempt.error_message == "The emulator stopped before the handler answered"
+    assert handler_threads() - others == set()

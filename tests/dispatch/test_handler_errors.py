@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from datetime import datetime, timedelta
@@ -159,3 +161,60 @@ def test_a_real_time_handler_that_fails_after_its_timeout_is_kept_too() -> None:
         assert emu.attempts()[0].error_code == "DeliveryTimeout"
         release.set()
         wait_for(lambda: emu.handler_errors)
+
+
+# -- the deadline: a sync handler that blocks past delivery_timeout ---------------------------
+
+
+def test_a_blocking_sync_handler_fails_its_attempt_at_the_delivery_timeout(
+    emu: Emulator, client: Any
+) -> None:
+    release = threading.Event()
+
+    def blocking(attempt: Any) -> None:
+        if attempt.attempt_number == 1:
+            release.wait(30)
+
+    emu.configure(delivery_timeout=0.2)
+    emu.target(QUEUE).handle(blocking)
+    create(client, expression="at(2026-03-01T10:00:00)")
+    started = time.monotonic()
+    try:
+        emu.clock.advance(minutes=5)
+        assert time.monotonic() - started < 3
+    finally:
+        release.set()
+    first, retry = emu.attempts()
+    assert (first.error_code, first.retryable) == ("DeliveryTimeout", True)
+    assert first.error_message == "The handler did not answer within 0.2 seconds"
+    # The retry ran although the first call had not returned yet.
+    assert retry.succeeded
+    assert emu.handler_errors == []
+
+
+def test_a_blocking_sync_handler_cannot_hold_an_async_move(emu: Emulator, client: Any) -> None:
+    release = threading.Event()
+    emu.configure(delivery_timeout=0.2)
+    emu.target(QUEUE).handle(lambda attempt: release.wait(30))
+    create(client, expression="at(2026-03-01T10:00:00)")
+    started = time.monotonic()
+    try:
+        asyncio.run(emu.clock.tick_async())
+        assert time.monotonic() - started < 3
+    finally:
+        release.set()
+    (attempt,) = emu.attempts()
+    assert attempt.error_code == "DeliveryTimeout"
+
+
+def test_a_sync_handler_is_inside_its_delivery_and_raises_into_the_move(
+    emu: Emulator, client: Any
+) -> None:
+    def mover(attempt: Any) -> None:
+        emu.clock.advance(hours=1)
+
+    emu.target(QUEUE).handle(mover)
+    create(client, expression="at(2026-03-01T10:00:00)")
+    inside = r"raised \S*ClockError: Cannot move the clock from inside a delivery"
+    with pytest.raises(HandlerError, match=inside):
+        emu.tick()

@@ -95,3 +95,29 @@ def test_the_control_api_ticks_a_real_clock_while_a_delivery_is_under_way() -> N
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 200
         release.set()
+
+
+def test_stop_does_not_wait_past_its_bound_for_a_blocking_sync_handler() -> None:
+    release = threading.Event()
+    others = handler_threads()  # the session emulator's, if a test before started it
+    emu = Emulator(start="2026-03-01T10:00:00Z", delivery_timeout=0.3, shutdown_timeout=0.2)
+    emu.start()
+    emu.target(QUEUE).handle(lambda attempt: release.wait(30))
+    create(emu.client(), expression="at(2026-03-01T10:00:00)")
+    mover = threading.Thread(target=emu.tick)
+    mover.start()
+    wait_for(lambda: emu.clock.guard.busy)
+    started = time.monotonic()
+    emu.stop()
+    assert time.monotonic() - started < 1.5
+    mover.join(5)
+    assert not mover.is_alive()
+    (attempt,) = emu.attempts()
+    assert attempt.error_code == "DeliveryTimeout"
+    release.set()
+    # The thread the handler blocked ends once it returns: nothing is left behind.
+    wait_for(lambda: handler_threads() - others == set(), "the handler's thread to end")
+
+
+def handler_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name == "schedemu-handler-calls"}
