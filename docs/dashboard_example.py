@@ -2,8 +2,8 @@
 
 The story of docs/timeline_example.py (a New York cron across the start of daylight
 saving time, a Lambda failing with throttling into a dead-letter queue, a flexible window,
-deleted and disabled schedules) plus two more groups and a scheduled rule, served over HTTP; Debian's Chromium,
-driven by Playwright, opens ``/_schedemu/ui`` and the newest
+deleted and disabled schedules) plus two more groups and a scheduled rule, served over
+HTTP; Debian's Chromium, driven by Playwright, opens ``/_schedemu/ui`` and the newest
 attempt's detail.
 
 Run: python docs/dashboard_example.py docs/dashboard.png [--serve]

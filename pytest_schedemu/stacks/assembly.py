@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_schedemu.errors import raised_for_the_caller
-from pytest_schedemu.stacks.files import check_bounded, read_bounded
+from pytest_schedemu.stacks.files import check_regular, read_bounded
 from pytest_schedemu.stacks.location import file_error
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
@@ -81,9 +81,10 @@ def read_assembly(path: Path, stack_name: str | None) -> AssemblyStack:
     artifact = stacks[artifact_id]
     named = _properties(artifact).get("templateFile", f"{artifact_id}.template.json")
     template_file, resolved = _inside(directory, manifest_path, "templateFile", str(named))
-    # A template that is not there is the template reader's to report, with its neighbours.
+    # A template that is not there is the template reader's to report, with its neighbours;
+    # so is its size, bounded as every template's is (``max_template_bytes``).
     if os.path.lexists(resolved):
-        check_bounded(resolved, FILE_LIMIT, f"{manifest_path}: templateFile {named!r}")
+        check_regular(resolved, f"{manifest_path}: templateFile {named!r}")
     account, region = _environment(artifact.get("environment"))
     return AssemblyStack(
         directory=directory,

@@ -13,6 +13,7 @@ import yaml
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.template_limits import TemplateLimits
+from pytest_schedemu.stacks.files import read_regular
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
 __tracebackhide__ = raised_for_the_caller
@@ -44,9 +45,9 @@ def too_deep(limits: TemplateLimits) -> OverLimit:
 def read_text(path: Path, limits: TemplateLimits) -> str:
     """The file's text, UTF-8; OSError when it cannot be read, OverLimit when it holds more
     than ``max_bytes`` (no more than one byte past the limit is read), ValueError when it is
-    not UTF-8."""
-    with path.open("rb") as file:
-        content = file.read(limits.max_bytes + 1)
+    not a regular file or not UTF-8."""
+    # A fifo or a device is never opened: reading one could wait, or never end.
+    content = read_regular(path, limits.max_bytes)
     if len(content) > limits.max_bytes:
         raise over(
             f"the file holds more than {limits.max_bytes} bytes",

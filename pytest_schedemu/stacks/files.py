@@ -23,14 +23,42 @@ _KINDS = (
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-def check_bounded(path: Path, limit: int, what: str) -> None:
-    """StackError, starting with ``what`` (how the message names the file), unless ``path``
-    is a regular file of at most ``limit`` bytes; looked at without opening it."""
+class NotARegularFile(ValueError):
+    """A path that names a directory, a device, a fifo or a socket: never opened to be read
+    as a stack's file."""
+
+
+def check_regular(path: Path, what: str) -> os.stat_result:
+    """``path``'s status: StackError, starting with ``what`` (how the message names the
+    file), unless it is a regular file; looked at without opening it."""
     try:
         status = path.stat()
+        _require_regular(status)
+    except NotARegularFile as error:
+        raise StackError(f"{what}: {error}") from None
     except OSError as error:
         raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
-    _check_status(status, limit, what)
+    return status
+
+
+def check_bounded(path: Path, limit: int, what: str) -> None:
+    """StackError, starting with ``what``, unless ``path`` is a regular file of at most
+    ``limit`` bytes; looked at without opening it."""
+    if check_regular(path, what).st_size > limit:
+        raise _too_large(limit, what)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file ``path`` (one more than the limit
+    tells the caller it is over); NotARegularFile, before it is opened, for anything else,
+    and OSError when it cannot be read."""
+    _require_regular(path.stat())
+    descriptor = os.open(path, _OPEN_FLAGS)
+    with os.fdopen(descriptor, "rb") as file:
+        # The path may name another file by now: what is read is checked again, by its
+        # descriptor.
+        _require_regular(os.fstat(descriptor))
+        return file.read(limit + 1)
 
 
 def read_bounded(path: Path, limit: int, what: str) -> bytes:
@@ -38,28 +66,21 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
     starting with ``what``, for anything else, before a byte is read."""
     check_bounded(path, limit, what)
     try:
-        descriptor = os.open(path, _OPEN_FLAGS)
+        content = read_regular(path, limit)
+    except NotARegularFile as error:
+        raise StackError(f"{what}: {error}") from None
     except OSError as error:
         raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
-    with os.fdopen(descriptor, "rb") as file:
-        # The path may name another file by now, or the file may have grown since it was
-        # looked at: what is read is checked again, by its descriptor and by its length.
-        _check_status(os.fstat(descriptor), limit, what)
-        try:
-            content = file.read(limit + 1)
-        except OSError as error:
-            raise StackError(f"{what}: cannot be read: {error.strerror or error}") from None
     if len(content) > limit:
+        # It grew since it was looked at.
         raise _too_large(limit, what)
     return content
 
 
-def _check_status(status: os.stat_result, limit: int, what: str) -> None:
+def _require_regular(status: os.stat_result) -> None:
     if not stat.S_ISREG(status.st_mode):
         kind = next((name for test, name in _KINDS if test(status.st_mode)), "a special file")
-        raise StackError(f"{what}: not a regular file: it is {kind}")
-    if status.st_size > limit:
-        raise _too_large(limit, what)
+        raise NotARegularFile(f"not a regular file: it is {kind}")
 
 
 def _too_large(limit: int, what: str) -> StackError:

@@ -56,11 +56,7 @@ def read_stack(
     path = Path(source)
     paths: Mapping[str, str] = {}
     if is_assembly(path):
-        try:
-            stack = read_assembly(path, stack_name)
-        except RecursionError:
-            # json's parser nests as deep as Python's recursion limit lets it.
-            raise file_error(str(path), "its manifest's JSON nests too deep to be read") from None
+        stack = read_assembly(path, stack_name)
         template_path, source_path, paths = stack.template_file, stack.directory, stack.paths
         name = stack.name
         account, region = stack.account or account, stack.region or region

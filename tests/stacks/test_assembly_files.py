@@ -103,7 +103,7 @@ def _directory(assembly: Path, field: str) -> tuple[str, str]:
 
 
 def _oversized(assembly: Path, field: str) -> tuple[str, str]:
-    content = json.dumps(TEMPLATE if field == "templateFile" else METADATA)
+    content = json.dumps(METADATA)
     (assembly / "big.json").write_text(content + " " * (FILE_LIMIT + 1 - len(content)))
     return "big.json", f"too large: over the limit of 16 MiB ({FILE_LIMIT:,} bytes)"
 
@@ -124,6 +124,8 @@ CASES = [
     pytest.param(field, make, id=f"{field}: {name}")
     for field in ("templateFile", "additionalMetadataFile")
     for name, make in BREAKS.items()
+    # A template's size is bounded as every template's is (tests/stacks/test_bounds.py).
+    if (field, make) != ("templateFile", _oversized)
 ]
 
 
@@ -181,9 +183,26 @@ def test_links_and_steps_back_that_stay_inside_are_read(emu: Emulator, tmp_path:
 
 def test_a_file_of_the_limits_size_is_read(tmp_path: Path, emu: Emulator) -> None:
     assembly = _assembly(tmp_path)
+    content = json.dumps(METADATA)
+    (assembly / "Billing.metadata.json").write_text(content + " " * (FILE_LIMIT - len(content)))
+    stack = emu.load_stack(assembly)
+    assert stack.resolved.resource("ChargeQueue").cdk_path == "Billing/ChargeQueue/Resource"
+
+
+def test_an_assemblys_template_is_bounded_as_every_template_is(
+    tmp_path: Path, emu: Emulator
+) -> None:
+    assembly = _assembly(tmp_path)
+    template = assembly / "Billing.template.json"
     content = json.dumps(TEMPLATE)
-    (assembly / "Billing.template.json").write_text(content + " " * (FILE_LIMIT - len(content)))
-    assert emu.load_stack(assembly).resolved.resource("ChargeQueue").type == "AWS::SQS::Queue"
+    template.write_text(content + " " * (1000 - len(content)))
+    emu.configure(max_template_bytes=999)
+    with pytest.raises(StackError) as error:
+        emu.load_stack(assembly)
+    assert str(error.value) == (
+        f"{template}: the file holds more than 999 bytes "
+        "(max_template_bytes=999; the setting max_template_bytes raises it)"
+    )
 
 
 def test_a_manifest_that_is_no_regular_file_is_refused(emu: Emulator, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ process and from ``schedemu serve``, and never takes the time or memory it asks 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -136,7 +137,9 @@ def test_a_cdk_manifest_nested_too_deep_is_a_stack_error(tmp_path: Path) -> None
     assembly.mkdir()
     depth = 100_000
     (assembly / "manifest.json").write_text('{"artifacts": ' + "[" * depth + "]" * depth + "}")
-    with pytest.raises(StackError, match=r"cdk\.out: its manifest's JSON nests too deep"):
+    with pytest.raises(
+        StackError, match=r"cdk\.out/manifest\.json: not JSON: nested deeper than the JSON reader"
+    ):
         read_stack_with(assembly, TemplateLimits())
 
 
@@ -148,6 +151,16 @@ def test_a_template_that_is_not_utf8_names_the_file_and_the_byte(tmp_path: Path)
     assert str(raised.value) == (
         f"{path}: not UTF-8 text: byte 0xe9 at offset 62 (line 4) is invalid continuation byte"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no fifos here")
+def test_a_template_path_that_is_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    # Opening a fifo nobody writes to waits for a writer: the load would never return.
+    path = tmp_path / "waiting.yaml"
+    os.mkfifo(path)
+    with Emulator() as emulator, pytest.raises(StackError) as raised:
+        emulator.load_stack(path)
+    assert str(raised.value) == f"{path}: not a regular file: it is a fifo"
 
 
 def test_a_file_larger_than_the_limit_is_refused_naming_it(tmp_path: Path) -> None:
