@@ -25,6 +25,7 @@ from urllib.parse import parse_qs
 
 from pytest_schedemu._version import __version__
 from pytest_schedemu.control_api.dashboard import DashboardRoutes, Document, disabled_page, is_page
+from pytest_schedemu.control_api.numbers import MAX_FAILURES, amount, most_of, shown, whole
 from pytest_schedemu.control_api.records import (
     MAX_LIMIT,
     Handler,
@@ -57,6 +58,7 @@ from pytest_schedemu.provisioning.loading import LoadedStacks
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.stepping import MAX_STEPS
 
 PREFIX = "/_schedemu/"
 #: The methods that change nothing; any other must send JSON (``require_json_body``).
@@ -255,7 +257,7 @@ class ControlApi:
                 "days, weeks)."
             )
         seconds, minutes, hours, days, weeks = (
-            _number(body, unit) if unit in body else 0.0 for unit in units
+            amount(body, unit) if unit in body else 0.0 for unit in units
         )
         return self._travel(
             lambda: self._clock.advance(
@@ -277,9 +279,7 @@ class ControlApi:
         return self._travel(self._clock.tick, query)
 
     def advance_to_next(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        steps = body.get("n", 1)
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-            raise ValidationException(f"n must be a whole number of steps >= 1, not {steps!r}")
+        steps = whole(body, "n", 1, 1, MAX_STEPS, "steps")
         return self._travel(lambda: self._clock.advance_to_next(steps), query)
 
     def run_until_idle(self, body: dict[str, Any], query: dict[str, str]) -> Any:
@@ -291,13 +291,15 @@ class ControlApi:
                 raise ValidationException(
                     f"within takes seconds, minutes, hours, days or weeks, not {unknown!r}"
                 )
-            span = timedelta(**{unit: _number(within, unit) for unit in within})
+            span = timedelta(**{unit: amount(within, unit) for unit in within})
         elif isinstance(within, (int, float)) and not isinstance(within, bool):
-            span = timedelta(seconds=_number(body, "within"))
+            span = timedelta(seconds=amount(body, "within", "seconds"))
         else:
             raise ValidationException(
                 'Give how long the clock may run, as {"within": {"hours": 24}} (or seconds, '
-                'minutes, days, weeks) or {"within": 86400} in seconds.'
+                'minutes, days, weeks) or {"within": 86400} in seconds, from 0 to '
+                f"{most_of('seconds')}"
+                + ("" if within is None else f"; within must not be {shown(within)}")
             )
         return self._travel(lambda: self._clock.run_until_idle(within=span), query)
 
@@ -357,9 +359,11 @@ class ControlApi:
         return TargetControl(self._controls, arn, self._records.attempts_at)
 
     def fail_target(self, body: dict[str, Any], query: dict[str, str]) -> Any:
-        times = body.get("times")
-        if times is not None and (not isinstance(times, int) or isinstance(times, bool)):
-            raise ValidationException("times must be an integer or null")
+        times = (
+            None
+            if body.get("times") is None
+            else whole(body, "times", 1, 1, MAX_FAILURES, "failures")
+        )
         options = {
             key: body[key]
             for key in ("error_code", "message", "retryable")
@@ -393,15 +397,3 @@ class ControlApi:
 
 def _with_parts(handler: PathHandler, parts: dict[str, str]) -> Handler:
     return lambda body, query: handler(body, query, parts)
-
-
-def _number(body: dict[str, Any], key: str) -> float:
-    value = body[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValidationException(f"{key} must be a number, not {value!r}")
-    try:
-        return float(value)
-    except OverflowError:
-        shown = str(value)
-        shown = shown if len(shown) <= 40 else f"{shown[:20]}…{shown[-8:]} ({len(shown)} digits)"
-        raise ValidationException(f"{key} {shown} is out of range") from None

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
+from pytest_schedemu.control_api.numbers import shown
 from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.records import Records
@@ -44,11 +45,19 @@ def whole_number(
     text = query.get(name)
     if text is None:
         return default
-    if not (text.isascii() and text.isdigit()) or not lowest <= int(text) <= highest:
+    # Leading zeros aside, a number longer than the highest is out of range unread: Python
+    # refuses to read one of thousands of digits, in its own words.
+    digits = text.lstrip("0") or "0"
+    if (
+        not (text.isascii() and text.isdigit())
+        or len(digits) > len(str(highest))
+        or not lowest <= int(digits) <= highest
+    ):
         raise ValidationException(
-            f"Invalid {name} {text!r}: expected a whole number {unit}from {lowest} to {highest}"
+            f"Invalid {name} {shown(text)}: expected a whole number {unit}from {lowest} to "
+            f"{highest}"
         )
-    return int(text)
+    return int(digits)
 
 
 def limit_of(query: dict[str, str]) -> int:

@@ -14,10 +14,10 @@ occurrence itself).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator
 from datetime import datetime
-from typing import Any
 
+from pytest_schedemu.dispatch.kept import JoinedMoves
 from pytest_schedemu.dispatch.occurrences import Occurrence, Plan
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.producers import Producer
@@ -31,7 +31,7 @@ from pytest_schedemu.dispatch.queue import (
 )
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
-from pytest_schedemu.records import MoveAttempts, PendingWork
+from pytest_schedemu.records import PendingWork
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 
@@ -97,15 +97,10 @@ class Agenda:
         """The first ``limit`` pieces of one-time work, each told in a line."""
         return [describe(work) for work in self.one_time(limit)]
 
-    def join(self, moves: Sequence[list[Any]]) -> MoveAttempts:
-        """What a series of moves made, as one move's answer: the newest ``max_records``
+    def gathering(self) -> JoinedMoves:
+        """What gathers a series of moves as one move's answer: the newest ``max_records``
         attempts, and how many were made in all."""
-        if len(moves) == 1 and isinstance(moves[0], MoveAttempts):
-            return moves[0]  # one step's answer is already one move's: no copy
-        keep = self._settings.current.max_records
-        made = sum(getattr(move, "attempts_made", len(move)) for move in moves)
-        kept = [attempt for move in moves for attempt in move]
-        return MoveAttempts(kept if keep is None else kept[max(0, len(kept) - keep) :], made)
+        return JoinedMoves(self._settings.current.max_records)
 
     # -- reading the queue -----------------------------------------------------------------
 

@@ -8,8 +8,9 @@ from typing import Callable
 from pytest_schedemu.dispatch.bulk import SLICE_ATTEMPTS
 from pytest_schedemu.records import Attempt, MoveAttempts
 
-#: One collection in this many during a move is a full one (``KeptAttempts``).
-_FULL_EVERY = 20
+#: How many dropped records that outlived a young collection a move may leave for the next
+#: full one (``KeptAttempts``): about 45 MiB of attempts and their occurrences.
+_OLD_GARBAGE = SLICE_ATTEMPTS
 
 
 class KeptAttempts:
@@ -21,8 +22,11 @@ class KeptAttempts:
     ``collect``, ``collect_if_due`` collects the young generations every
     ``SLICE_ATTEMPTS`` attempts if the history dropped records since (``dropped`` counts
     them; what it keeps is no garbage), a cost that follows the attempts made since, not
-    the history; what was alive then and dropped later waits for a full collection, one
-    in ``_FULL_EVERY``.
+    the history. What was alive at a collection (at most what the move and the history
+    keep) and dropped later is old, and waits for a full collection: one comes once the
+    collections since the last could have left ``_OLD_GARBAGE`` records so, so a long
+    move's garbage stays within that many records whatever ``keep`` is, and a full
+    collection, whose cost follows what is kept, comes no more often than that buys.
     """
 
     def __init__(self, keep: int | None, collect: bool, dropped: Callable[[], int]) -> None:
@@ -31,7 +35,8 @@ class KeptAttempts:
         self._dropped = dropped
         self._dropped_at = dropped() if collect else 0
         self._collected_at = 0
-        self._collections = 0
+        # Records that outlived a young collection since the last full one, at most.
+        self._old = 0
         self.kept: list[Attempt] = []
         self.count = 0
 
@@ -61,10 +66,32 @@ class KeptAttempts:
         if dropped == self._dropped_at:
             return
         self._dropped_at = dropped
-        self._collections += 1
-        gc.collect(2 if self._collections % _FULL_EVERY == 0 else 1)
+        # What the move holds (up to twice ``keep`` before a trim) outlives this collection.
+        self._old += 2 * self._keep if self._keep is not None else self.count
+        if self._old >= _OLD_GARBAGE:
+            self._old = 0
+            gc.collect(2)
+        else:
+            gc.collect(1)
 
     def result(self) -> MoveAttempts:
         keep = self._keep
         kept = self.kept if keep is None or len(self.kept) <= keep else self.kept[-keep:]
         return MoveAttempts(kept, self.count)
+
+
+class JoinedMoves:
+    """What a series of moves made, gathered move by move as one move's answer: the newest
+    ``keep`` attempts (None: all), and how many were made in all. A verb that makes a move
+    per step holds no more than one move keeps, however many steps it takes."""
+
+    def __init__(self, keep: int | None) -> None:
+        self._kept = KeptAttempts(keep, False, lambda: 0)
+        self.made = 0
+
+    def add(self, move: list[Attempt]) -> None:
+        self.made += getattr(move, "attempts_made", len(move))
+        self._kept.extend(move)
+
+    def result(self) -> MoveAttempts:
+        return MoveAttempts(self._kept.result(), self.made)

@@ -109,8 +109,10 @@ class Settings:
         parse=values.optional(int),
         check=values.integer(1, optional=True),
     )
+    # A default that bounds a move's memory (a year of a per-minute schedule grows it by
+    # under 250 MiB): a test asserting on more records than this is rare, and says so.
     max_records: int | None = declare(
-        10_000_000,
+        100_000,
         "records of each kind kept; beyond, the oldest go (none: no limit)",
         parse=values.optional(int),
         check=values.integer(1, optional=True),

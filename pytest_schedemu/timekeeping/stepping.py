@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
 
@@ -21,6 +21,10 @@ from pytest_schedemu.formats.times import UTC
 if TYPE_CHECKING:
     from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
+#: The most steps one ``advance_to_next`` takes: each is a move of its own (about 0.1 ms
+#: for one step of one schedule), so this bounds the verb to seconds, where a move by a
+#: span is bounded by ``max_attempts_per_advance``; a test stepping further moves by a span.
+MAX_STEPS = 100_000
 #: How long ``run_until`` and ``run_until_idle`` may move the clock: a timedelta, or seconds.
 Within = Union[timedelta, float]
 #: A verb's plan: yields the instant of each move, is sent what the move made, and returns
@@ -43,8 +47,24 @@ class Lookahead(Protocol):
         """The first ``limit`` pieces of one-time work, each told in a line."""
         ...
 
-    def join(self, moves: Sequence[list[Any]]) -> list[Any]:
-        """What a series of moves made, as one move's answer."""
+    def gathering(self) -> Gathering:
+        """What gathers a series of moves as one move's answer."""
+        ...
+
+
+class Gathering(Protocol):
+    """A series of moves as one move's answer, gathered as they are made, bounded as one
+    move's answer is."""
+
+    #: How many attempts the moves made so far, kept or not.
+    made: int
+
+    def add(self, move: list[Any]) -> None:
+        """Take in what one more move made."""
+        ...
+
+    def result(self) -> list[Any]:
+        """What the moves made, as one move's answer."""
         ...
 
 
@@ -75,8 +95,10 @@ class MovesByEvents:
         self.guard.refuse_inside()
         with self._moving:
             lookahead = self._looking_ahead()
-            moves = [self._run_until(self._next_target(lookahead, step, n)) for step in range(n)]
-            return lookahead.join(moves)
+            moves = lookahead.gathering()
+            for step in range(n):
+                moves.add(self._run_until(self._next_target(lookahead, step, n)))
+            return moves.result()
 
     def run_until(self, predicate: Callable[[], object], *, within: Within) -> list[Any]:
         """Move event by event (as ``advance_to_next`` steps) until ``predicate()`` is true,
@@ -104,11 +126,11 @@ class MovesByEvents:
         """``advance_to_next``, from async code (see ``advance_async``)."""
         _check_steps(n)
         lookahead = self._looking_ahead()
-        moves = []
+        moves = lookahead.gathering()
         for step in range(n):
             target = self._next_target(lookahead, step, n)
-            moves.append(await self._run_until_async(_at(target)))
-        return lookahead.join(moves)
+            moves.add(await self._run_until_async(_at(target)))
+        return moves.result()
 
     async def run_until_async(
         self, predicate: Callable[[], object], *, within: Within
@@ -160,49 +182,48 @@ class MovesByEvents:
         span = _span(within)
         lookahead = self._looking_ahead()
         start, deadline = self._now, self._deadline(span)
-        moves: list[list[Any]] = []
+        moves = lookahead.gathering()
         while not predicate():
             due = lookahead.next_due()
             if due is None or due > deadline:
-                moves.append((yield deadline))
+                moves.add((yield deadline))
                 if predicate():
                     break
-                made = lookahead.join(moves)
                 raise ClockTimeout(
                     f"{_name_of(predicate)} was still false after {_told(span)} of virtual "
                     f"time (within={within!r}): the clock moved from {start.isoformat()} to "
-                    f"{deadline.isoformat()}, making {_attempts(made)}; "
+                    f"{deadline.isoformat()}, making {_attempts(moves.made)}; "
                     + (
                         "nothing is pending"
                         if due is None
                         else f"the next work is due at {due.isoformat()}"
                     )
                 )
-            moves.append((yield max(due, self._now)))
-        return lookahead.join(moves)
+            moves.add((yield max(due, self._now)))
+        return moves.result()
 
     def _until_idle(self, within: Within) -> Steps:
         span = _span(within)
         lookahead = self._looking_ahead()
         start, deadline = self._now, self._deadline(span)
-        moves: list[list[Any]] = []
+        moves = lookahead.gathering()
         while True:
             due = lookahead.next_one_time_due()
             if due is None:
-                return lookahead.join(moves)
+                return moves.result()
             if due > deadline:
-                moves.append((yield deadline))
+                moves.add((yield deadline))
                 if lookahead.next_one_time_due() is None:
-                    return lookahead.join(moves)
+                    return moves.result()
                 waiting = "; ".join(lookahead.describe_one_time(5))
                 raise ClockTimeout(
                     f"Still busy after {_told(span)} of virtual time (within={within!r}): "
                     f"the clock moved from {start.isoformat()} to {deadline.isoformat()}, "
-                    f"making {_attempts(lookahead.join(moves))}, and one-time work is "
+                    f"making {_attempts(moves.made)}, and one-time work is "
                     f"still pending: {waiting}"
                 )
             # Recurring occurrences before it play on the way, as a move plays them.
-            moves.append((yield max(due, self._now)))
+            moves.add((yield max(due, self._now)))
 
     def _looking_ahead(self) -> Lookahead:
         if self._lookahead is None:
@@ -221,8 +242,10 @@ class MovesByEvents:
 
 
 def _check_steps(n: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"Unsupported number of steps {n!r}: expected a whole number >= 1")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
+        raise ValueError(
+            f"Unsupported number of steps {n!r}: expected a whole number from 1 to {MAX_STEPS}"
+        )
 
 
 def _at(instant: datetime) -> Callable[[], datetime]:
@@ -249,8 +272,7 @@ def _told(span: timedelta) -> str:
     return str(span) if span.days == 0 else f"{span} ({span.total_seconds():g} seconds)"
 
 
-def _attempts(made: list[Any]) -> str:
-    count = getattr(made, "attempts_made", len(made))
+def _attempts(count: int) -> str:
     return f"{count} attempt{'' if count == 1 else 's'}"
 
 

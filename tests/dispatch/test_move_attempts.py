@@ -45,7 +45,8 @@ def test_a_move_returns_the_newest_it_kept_and_counts_all_it_made(bulk: bool) ->
 def test_a_long_move_in_bulk_matches_item_by_item_play_across_its_slices() -> None:
     # A flexible window leaves first attempts queued across the slices' boundaries.
     def play(bulk: bool) -> list[tuple[Any, ...]]:
-        with Emulator(start=START) as emu:
+        # Compares every attempt of 115,195: more than the default keeps.
+        with Emulator(start=START, max_records=None) as emu:
             emu.debug.play_in_bulk_from(0 if bulk else None)
             every_minute(emu, "flexible", window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15})
             every_minute(emu, "plain")

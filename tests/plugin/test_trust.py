@@ -70,7 +70,7 @@ def test_marked(schedemu):
 
 def test_next(schedemu):
     s = schedemu.settings
-    assert (s.past_at, s.max_records, s.flexible_offsets) == ("fire", 10_000_000, "hash")
+    assert (s.past_at, s.max_records, s.flexible_offsets) == ("fire", 100_000, "hash")
     assert (s.group_deletion_delay, s.max_attempts_per_advance) == (0, 5_000_000)
 """
     )
