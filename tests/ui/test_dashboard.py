@@ -129,7 +129,7 @@ def test_failures_retries_and_dead_letters_are_shown_with_their_details(
 
 def test_the_page_follows_changes_made_elsewhere(page: Any, served: Served) -> None:
     open_dashboard(page, served)
-    assert page.is_visible("#schedules-empty")
+    expect(page.locator("#schedules-empty")).to_be_visible()
     create(served, "made-by-the-application")
     served.control("POST", "clock/advance", {"hours": 2})
     page.wait_for_selector("#schedules tbody tr:has-text('made-by-the-application')")
