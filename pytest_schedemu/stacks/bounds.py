@@ -6,6 +6,7 @@ it, for a template that is large on purpose."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,22 +68,13 @@ def read_text(path: Path, limits: TemplateLimits) -> str:
 def check_data(data: Any, limits: TemplateLimits) -> None:
     """OverLimit when ``data`` (a parsed JSON document: nothing in it is shared) holds more
     values than ``max_nodes`` or nests deeper than ``max_depth``."""
-    level = [data]
-    nodes = depth = 0
-    while level:
-        depth += 1
+    nodes = 0
+    for depth, level in enumerate(levels(data), start=1):
         if depth > limits.max_depth:
             raise too_deep(limits)
         nodes += len(level)
         if nodes > limits.max_nodes:
             raise too_many_values(limits, "it holds")
-        below: list[Any] = []
-        for item in level:
-            if isinstance(item, dict):
-                below.extend(item.values())
-            elif isinstance(item, list):
-                below.extend(item)
-        level = below
 
 
 def check_nodes(root: yaml.Node, limits: TemplateLimits) -> None:
@@ -123,10 +115,20 @@ def check_nodes(root: yaml.Node, limits: TemplateLimits) -> None:
 
 def answer_size(value: Any, left: int) -> int:
     """The values ``value`` holds (itself included), counted no further than ``left + 1``."""
-    level = [value]
     count = 0
-    while level and count <= left:
+    for level in levels(value):
         count += len(level)
+        if count > left:
+            break
+    return count
+
+
+def levels(value: Any) -> Iterator[list[Any]]:
+    """The values of a parsed document level by level: ``value`` alone, then what its lists
+    and mappings hold, and so on; walked without recursion, so no depth ends it early."""
+    level = [value]
+    while level:
+        yield level
         below: list[Any] = []
         for item in level:
             if isinstance(item, dict):
@@ -134,4 +136,3 @@ def answer_size(value: Any, left: int) -> int:
             elif isinstance(item, list):
                 below.extend(item)
         level = below
-    return count
