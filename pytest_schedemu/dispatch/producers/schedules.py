@@ -43,7 +43,10 @@ class ScheduleProducer(Producer):
                 created_at=schedule.creation_date,
             ),
             target=plan_target(
-                schedule.target, schedule_arn=arn, queue_url_template=queue_url_template
+                schedule.target,
+                schedule_arn=arn,
+                queue_url_template=queue_url_template,
+                partition=(schedule.account_id, schedule.region),
             ),
             identity={"source": SCHEDULE, "schedule_arn": arn},
             activation=schedule.eligible_from,
