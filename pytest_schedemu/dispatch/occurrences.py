@@ -9,7 +9,6 @@ needs it.
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -75,8 +74,10 @@ class Plan:
     def __init__(self, schedule: Schedule) -> None:
         self.seq = schedule.incarnation
         #: The producer's key: a schedule's ARN, a rule target's ``<rule ARN>#<target id>``.
-        # Interned: every record of every incarnation of one name shares one string.
-        self.arn = sys.intern(schedule.arn)
+        # One string that every record of the incarnation shares. Not interned: the
+        # interpreter's table of interned strings would cost a live schedule more than the
+        # records of a name's past incarnations, which are bounded, save.
+        self.arn = schedule.arn
         self.version = 0
         self.last_dispatched: int | None = None
         #: The nominal time of the plan's queued generation, if one is queued.
