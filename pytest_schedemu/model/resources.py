@@ -104,6 +104,21 @@ def flexible_time_window(mode: str, maximum_window_in_minutes: int | None) -> Fl
     return FlexibleTimeWindow(mode, maximum_window_in_minutes)
 
 
+# The last instant turned into its epoch second, and the second: schedules changed at one
+# instant (a service sees many while its clock stands still) keep one integer between them.
+_last_second: tuple[datetime, int] | None = None
+
+
+def _epoch_second(instant: datetime) -> int:
+    global _last_second
+    last = _last_second
+    if last is not None and last[0] is instant:
+        return last[1]
+    second = floor_epoch(instant)
+    _last_second = (instant, second)
+    return second
+
+
 @slotted
 @dataclass(frozen=True)
 class Schedule:
@@ -144,7 +159,7 @@ class Schedule:
     def eligible_from(self) -> int:
         """The first epoch second its expression may fire at, as defined: a schedule fires
         from the second it was created or last updated (§4.7)."""
-        return floor_epoch(self.last_modification_date)
+        return _epoch_second(self.last_modification_date)
 
     @property
     def of_rule(self) -> tuple[str, str] | None:
