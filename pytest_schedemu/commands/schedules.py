@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from sys import intern
 from typing import Any
 
 from pytest_schedemu.commands.call import Call
@@ -25,26 +26,47 @@ from pytest_schedemu.model.resources import (
     DEFAULT_GROUP,
     PARAMETER_BLOCKS,
     START_DATE_GRACE,
-    FlexibleTimeWindow,
     RetryPolicy,
     Schedule,
     ScheduleGroup,
     Target,
+    flexible_time_window,
 )
 from pytest_schedemu.targets import check_target
 
 Document = dict[str, Any]
 
 
+#: The parameters of a target that has none, one mapping for all of them: nothing changes
+#: a stored record's mappings.
+NO_PARAMETERS: Mapping[str, Mapping[str, Any]] = {}
+
+
 def target_from(raw: Mapping[str, Any]) -> Target:
+    parameters = {block: raw[block] for block in PARAMETER_BLOCKS if block in raw}
     return Target(
-        arn=raw["Arn"],
-        role_arn=raw["RoleArn"],
+        arn=intern(raw["Arn"]),
+        role_arn=intern(raw["RoleArn"]),
         input=raw.get("Input"),
         retry_policy=RetryPolicy.from_request(raw.get("RetryPolicy")),
         dead_letter_config=raw.get("DeadLetterConfig"),
-        parameters={block: raw[block] for block in PARAMETER_BLOCKS if block in raw},
+        parameters=parameters or NO_PARAMETERS,
     )
+
+
+class _SharedInstant:
+    """The last instant a schedule was stamped with, to stamp the next one with the same
+    object when the clock has not moved: a service sees many changes at one instant."""
+
+    last: datetime | None = None
+
+    @classmethod
+    def of(cls, instant: datetime) -> datetime:
+        last = cls.last
+        if last is not None and last == instant and last.tzinfo is instant.tzinfo:
+            return last
+        cls.last = instant
+        return instant
 
 
 def schedule_from(
@@ -99,20 +121,23 @@ def schedule_from(
     problem = check_target(target, region=call.region)
     if problem is not None:
         raise ValidationException(problem)
+    now = _SharedInstant.of(call.now)
+    # Texts that many schedules hold alike are kept once (interned): the partition, the
+    # group, the expression, the zone, and the target's and role's ARNs.
     return Schedule(
-        account_id=call.account_id,
-        region=call.region,
-        group_name=params.get("GroupName", DEFAULT_GROUP),
+        account_id=intern(call.account_id),
+        region=intern(call.region),
+        group_name=intern(params.get("GroupName", DEFAULT_GROUP)),
         name=params["Name"],
-        schedule_expression=text,
-        flexible_time_window=FlexibleTimeWindow(window["Mode"], minutes),
+        schedule_expression=intern(text),
+        flexible_time_window=flexible_time_window(intern(window["Mode"]), minutes),
         target=target,
-        creation_date=call.now,
-        last_modification_date=call.now,
+        creation_date=now,
+        last_modification_date=now,
         incarnation=0,
-        timezone=zone,
-        state=params.get("State", "ENABLED"),
-        action_after_completion=params.get("ActionAfterCompletion", "NONE"),
+        timezone=intern(zone),
+        state=intern(params.get("State", "ENABLED")),
+        action_after_completion=intern(params.get("ActionAfterCompletion", "NONE")),
         description=params.get("Description"),
         start_date=start,
         end_date=end,

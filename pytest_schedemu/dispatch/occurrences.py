@@ -9,7 +9,7 @@ needs it.
 
 from __future__ import annotations
 
-import sys
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pytest_schedemu.delivery.backends import DeliveryRequest, Outcome
@@ -25,6 +25,24 @@ if TYPE_CHECKING:
     from pytest_schedemu.dispatch.producers import Producer
 
 NEVER = 1 << 62  # sorts after every real instant and incarnation number
+
+
+class Pending(dict["Occurrence", None]):
+    """A plan's pending occurrences, as a set: every plan has one, mostly empty, and an
+    empty set costs three times what an empty dict does."""
+
+    __slots__ = ()
+
+    add = dict.setdefault  # stores the occurrence (-> None) at C speed, as set.add does
+
+    def discard(self, occurrence: Occurrence) -> None:
+        self.pop(occurrence, None)
+
+
+@lru_cache(maxsize=1024)
+def _missing_outcome(error: tuple[str, str]) -> Outcome:
+    # One outcome for every plan of a target (its error names the target alone).
+    return Outcome.failure(*error, False)
 
 
 class Plan:
@@ -56,13 +74,15 @@ class Plan:
     def __init__(self, schedule: Schedule) -> None:
         self.seq = schedule.incarnation
         #: The producer's key: a schedule's ARN, a rule target's ``<rule ARN>#<target id>``.
-        # Interned: every record of every incarnation of one name shares one string.
-        self.arn = sys.intern(schedule.arn)
+        # One string that every record of the incarnation shares. Not interned: the
+        # interpreter's table of interned strings would cost a live schedule more than the
+        # records of a name's past incarnations, which are bounded, save.
+        self.arn = schedule.arn
         self.version = 0
         self.last_dispatched: int | None = None
         #: The nominal time of the plan's queued generation, if one is queued.
         self.next_nominal: int | None = None
-        self.pending: set[Occurrence] = set()
+        self.pending = Pending()
         #: How many occurrences tests fired by hand (``firing``): the next one's discriminator.
         self.fires = 0
         self.schedule = schedule
@@ -93,7 +113,7 @@ class Plan:
         self.timeline = producer.timeline
         self.target = target = producer.target
         missing = target.missing_error
-        self.missing = None if missing is None else Outcome.failure(*missing, False)
+        self.missing = None if missing is None else _missing_outcome(missing)
         self.carries_payload = target.carries_payload
         self.record_fields = producer.record_fields
         self.event_key = producer.event_key

@@ -112,7 +112,10 @@ class Planner:
 
     def _define(self, plan: Plan, schedule: Schedule) -> None:
         template = self.settings.current.sqs_queue_url_template
-        self.define(plan, ScheduleProducer(schedule, arn=plan.arn, queue_url_template=template))
+        producer = ScheduleProducer(
+            schedule, arn=plan.arn, queue_url_template=template, event_key=plan.event_key
+        )
+        self.define(plan, producer)
 
     def define(self, plan: Plan, producer: Producer) -> None:
         """Give ``plan`` the definition ``producer`` (a new version of it)."""

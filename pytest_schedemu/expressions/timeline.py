@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Iterator
 from datetime import datetime
+from functools import lru_cache
 
 from pytest_schedemu.expressions.at import AtExpression
 from pytest_schedemu.expressions.civil import (
@@ -247,17 +248,30 @@ def timeline(
     """
     if isinstance(expression, str):
         expression = parse_expression(expression)
-    zone = resolve_timezone(timezone)
+    resolve_timezone(timezone)
     created = floor_epoch(created_at, "created_at")
     lower = -_UNBOUNDED if start_date is None else ceil_epoch(start_date, "start_date")
     upper = _UNBOUNDED if end_date is None else floor_epoch(end_date, "end_date")
+    anchor = None
+    if isinstance(expression, RateExpression):
+        anchor = created if start_date is None else floor_epoch(start_date, "start_date")
+    return _shared_timeline(expression, timezone, lower, upper, anchor)
+
+
+# Timelines are immutable: schedules with the same expression, zone and window (most of
+# them) share one, as they share its compiled cron and its zone's calendar.
+@lru_cache(maxsize=4096)
+def _shared_timeline(
+    expression: Expression, timezone: str, lower: int, upper: int, anchor: int | None
+) -> Timeline:
+    zone = resolve_timezone(timezone)
     if isinstance(expression, AtExpression):
         # fold=0: a skipped wall time keeps the offset before the change, which moves it
         # forward by the gap; a repeated one takes its first instant.
         at = floor_epoch(expression.wall.replace(tzinfo=zone), "at")
         return _AtTimeline(expression, timezone, at)
     if isinstance(expression, RateExpression):
-        anchor = created if start_date is None else floor_epoch(start_date, "start_date")
+        assert anchor is not None
         return _RateTimeline(expression, timezone, lower, upper, anchor)
     schedule = compile_cron(expression)
     if timezone in UTC_NAMES:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.arns import schedule_arn, schedule_group_arn
+from pytest_schedemu.model.slots import slotted
 
 DEFAULT_GROUP = "default"
 DEFAULT_ACCOUNT_ID = "123456789012"
@@ -36,6 +38,7 @@ PARAMETER_BLOCKS: tuple[str, ...] = (
 )
 
 
+@slotted
 @dataclass(frozen=True)
 class RetryPolicy:
     maximum_event_age_in_seconds: int = DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS
@@ -46,10 +49,18 @@ class RetryPolicy:
         """The policy of a validated ``RetryPolicy`` block (Scheduler's and EventBridge's
         share its members and defaults); the defaults without one."""
         block = block or {}
-        return cls(
+        return retry_policy(
             block.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_EVENT_AGE_IN_SECONDS),
             block.get("MaximumRetryAttempts", DEFAULT_MAXIMUM_RETRY_ATTEMPTS),
         )
+
+
+# Records are frozen, so equal ones may be one object: most targets share a handful of
+# policies and windows, and one each would cost more than a schedule's own fields.
+@lru_cache(maxsize=1024)
+def retry_policy(maximum_event_age_in_seconds: int, maximum_retry_attempts: int) -> RetryPolicy:
+    """The one policy of these values."""
+    return RetryPolicy(maximum_event_age_in_seconds, maximum_retry_attempts)
 
 
 def dead_letter_arn(config: Mapping[str, Any] | None) -> str | None:
@@ -58,6 +69,7 @@ def dead_letter_arn(config: Mapping[str, Any] | None) -> str | None:
     return arn if isinstance(arn, str) else None
 
 
+@slotted
 @dataclass(frozen=True)
 class Target:
     """A schedule's target as stored.
@@ -79,12 +91,35 @@ class Target:
         return dead_letter_arn(self.dead_letter_config)
 
 
+@slotted
 @dataclass(frozen=True)
 class FlexibleTimeWindow:
     mode: str = "OFF"
     maximum_window_in_minutes: int | None = None
 
 
+@lru_cache(maxsize=1024)
+def flexible_time_window(mode: str, maximum_window_in_minutes: int | None) -> FlexibleTimeWindow:
+    """The one window of these values."""
+    return FlexibleTimeWindow(mode, maximum_window_in_minutes)
+
+
+# The last instant turned into its epoch second, and the second: schedules changed at one
+# instant (a service sees many while its clock stands still) keep one integer between them.
+_last_second: tuple[datetime, int] | None = None
+
+
+def _epoch_second(instant: datetime) -> int:
+    global _last_second
+    last = _last_second
+    if last is not None and last[0] is instant:
+        return last[1]
+    second = floor_epoch(instant)
+    _last_second = (instant, second)
+    return second
+
+
+@slotted
 @dataclass(frozen=True)
 class Schedule:
     """One stored schedule (one incarnation; see ``incarnation``)."""
@@ -124,7 +159,7 @@ class Schedule:
     def eligible_from(self) -> int:
         """The first epoch second its expression may fire at, as defined: a schedule fires
         from the second it was created or last updated (§4.7)."""
-        return floor_epoch(self.last_modification_date)
+        return _epoch_second(self.last_modification_date)
 
     @property
     def of_rule(self) -> tuple[str, str] | None:
@@ -132,6 +167,7 @@ class Schedule:
         return None
 
 
+@slotted
 @dataclass(frozen=True)
 class ScheduleGroup:
     account_id: str

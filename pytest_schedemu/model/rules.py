@@ -25,6 +25,7 @@ from pytest_schedemu.model.resources import (
     Target,
     dead_letter_arn,
 )
+from pytest_schedemu.model.slots import slotted
 
 DEFAULT_EVENT_BUS = "default"
 
@@ -228,6 +229,7 @@ def rule_target_label(key: str) -> str | None:
     return None if parts is None else f"rule {parts.rule_name} → {parts.target_id}"
 
 
+@slotted
 @dataclass(frozen=True)
 class RuleTargetSchedule(Schedule):
     """One target of a rule as the clock plays it: the schedule the dispatcher plans, the

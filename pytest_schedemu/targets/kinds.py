@@ -304,12 +304,14 @@ def target_kind(arn: str) -> TargetKind:
     )
 
 
+@lru_cache(maxsize=4096)
 def control_keys(arn: str) -> tuple[str, ...]:
     """The keys failure rules and handlers match: the ARN, and ``service:action`` if universal."""
     key = target_kind(arn).universal_key
     return (arn,) if key is None else (arn, key)
 
 
+@lru_cache(maxsize=4096)
 def missing_target_error(kind: TargetKind, target_arn: str) -> tuple[str, str] | None:
     """(code, message) of an attempt at a target declared missing; None where §5.12 has none."""
     error = kind.spec.missing_error

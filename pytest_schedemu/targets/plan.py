@@ -8,6 +8,7 @@ from typing import Callable
 from pytest_schedemu.formats.times import Moment
 from pytest_schedemu.model.arns import ScheduleArn
 from pytest_schedemu.model.resources import Target
+from pytest_schedemu.model.slots import slotted
 from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
 from pytest_schedemu.targets import events, render
 from pytest_schedemu.targets.kinds import (
@@ -22,6 +23,7 @@ from pytest_schedemu.targets.kinds import (
 from pytest_schedemu.targets.render import MaterializedRequest, Render, TargetContext
 
 
+@slotted
 @dataclass(frozen=True, eq=False)
 class TargetPlan:
     """One stored target, prepared for its attempts. Build it with ``plan_target``."""
@@ -83,19 +85,43 @@ def plan_target(
     *,
     schedule_arn: str,
     queue_url_template: str = DEFAULT_SQS_QUEUE_URL_TEMPLATE,
+    partition: tuple[str, str] | None = None,
 ) -> TargetPlan:
-    """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target."""
+    """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target.
+    ``partition`` is the schedule's (account, region), when the caller knows them."""
     kind = target_kind(target.arn)
-    parts = ScheduleArn.parse(schedule_arn)
+    if partition is None:
+        parts = ScheduleArn.parse(schedule_arn)
+        partition = (parts.account, parts.region)
+    context = TargetContext(target, kind, schedule_arn, queue_url_template)
+    materialize = _shared_renderer(context) if not target.parameters else kind.spec.build(context)
     return TargetPlan(
         target=target,
         kind=kind,
         schedule_arn=schedule_arn,
-        account=parts.account,
-        region=parts.region,
+        account=partition[0],
+        region=partition[1],
         control_keys=control_keys(target.arn),
         missing_error=missing_target_error(kind, target.arn),
         carries_payload=carries_payload(kind, target.input is not None),
-        materialize=kind.spec.build(TargetContext(target, kind, schedule_arn, queue_url_template)),
+        materialize=materialize,
         operation=target_operation(kind, target.parameters),
     )
+
+
+# A renderer is a pure function of the payload. A target without parameter blocks (most
+# are) renders from its ARN, whether it has an Input and the queue URL template alone, never
+# from its schedule: targets alike share one renderer, the first one built for them.
+_SHARED_RENDERERS: dict[tuple[str, bool, str], Render] = {}
+_SHARED_RENDERERS_KEPT = 1024
+
+
+def _shared_renderer(context: TargetContext) -> Render:
+    key = (context.target.arn, context.target.input is not None, context.queue_url_template)
+    found = _SHARED_RENDERERS.get(key)
+    if found is None:
+        found = context.kind.spec.build(context)
+        if len(_SHARED_RENDERERS) >= _SHARED_RENDERERS_KEPT:
+            _SHARED_RENDERERS.pop(next(iter(_SHARED_RENDERERS)), None)
+        _SHARED_RENDERERS[key] = found
+    return found

@@ -45,7 +45,6 @@ class Producer(ABC):
         "activation",
         "broken",
         "event_key",
-        "execution_fields",
         "execution_tag",
         "identity",
         "record_fields",
@@ -83,12 +82,6 @@ class Producer(ABC):
         self.execution_tag = execution_tag
         self.retry = retry
         self.broken = broken
-        #: The fields its executions share.
-        self.execution_fields = {
-            **identity,
-            "group_name": schedule.group_name,
-            "schedule_name": schedule.name,
-        }
         #: The fields every attempt record of it shares; a successful one only adds its
         #: attempt number.
         self.record_fields = {
@@ -100,6 +93,13 @@ class Producer(ABC):
             "retryable": None,
             "incarnation": schedule.incarnation,
         }
+
+    @property
+    def execution_fields(self) -> dict[str, Any]:
+        """The fields its executions share: made when asked, as a dict kept per producer
+        would cost more than the rest of it."""
+        schedule = self.schedule
+        return {**self.identity, "group_name": schedule.group_name, "schedule_name": schedule.name}
 
     def activity(
         self, kind: str, at: datetime, nominal: int | None = None, detail: str = ""

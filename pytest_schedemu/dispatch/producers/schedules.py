@@ -31,7 +31,14 @@ class ScheduleProducer(Producer):
 
     __slots__ = ("arn",)
 
-    def __init__(self, schedule: Schedule, *, arn: str, queue_url_template: str) -> None:
+    def __init__(
+        self,
+        schedule: Schedule,
+        *,
+        arn: str,
+        queue_url_template: str,
+        event_key: tuple[str, int] | None = None,
+    ) -> None:
         self.arn = arn
         super().__init__(
             schedule=schedule,
@@ -43,11 +50,15 @@ class ScheduleProducer(Producer):
                 created_at=schedule.creation_date,
             ),
             target=plan_target(
-                schedule.target, schedule_arn=arn, queue_url_template=queue_url_template
+                schedule.target,
+                schedule_arn=arn,
+                queue_url_template=queue_url_template,
+                partition=(schedule.account_id, schedule.region),
             ),
             identity={"source": SCHEDULE, "schedule_arn": arn},
             activation=schedule.eligible_from,
-            event_key=(arn, schedule.incarnation),
+            # The plan's own key when it hands it over: one tuple per plan, not per definition.
+            event_key=(arn, schedule.incarnation) if event_key is None else event_key,
             retry=next_attempt,
         )
 
