@@ -40,6 +40,11 @@ _REQUIRED = ("Credential", "Signature", "SignedHeaders")
 _ORDER = ("Credential", "SignedHeaders", "Signature")
 # AWS splits the parameters at commas and at whitespace alike.
 _SEPARATORS = re.compile(r"[\s,]+")
+# The parameters exactly as the SDKs write them, no value holding a separator or an "=":
+# read at once, to the very result that splitting them one by one gives.
+_SDK_PARAMETERS = re.compile(
+    r"Credential=([^\s,=]*), SignedHeaders=([^\s,=]*), Signature=([^\s,=]*)"
+)
 # Payload hashes that leave the body out of the signature: S3 accepts them, this API does not.
 _UNSIGNED_PAYLOADS = ("UNSIGNED-PAYLOAD", "STREAMING-")
 
@@ -152,8 +157,12 @@ def _parameters(header: str) -> dict[str, str]:
     Strict, because two readings of one header would let the credential that is checked
     differ from the one that is used: a parameter repeated or unknown is refused.
     """
+    text = header.partition(" ")[2].strip()
+    sent = _SDK_PARAMETERS.fullmatch(text)
+    if sent is not None:
+        return dict(zip(_ORDER, sent.groups()))
     params: dict[str, str] = {}
-    for part in _SEPARATORS.split(header.partition(" ")[2].strip()):
+    for part in _SEPARATORS.split(text):
         if not part:
             continue
         name, equals, value = part.partition("=")
