@@ -28,7 +28,6 @@ from pytest_schedemu.errors import (
     UnknownOperationException,
 )
 from pytest_schedemu.events_api.app import EventsApi
-from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import truncate_to_ms
 from pytest_schedemu.protocol.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
 from pytest_schedemu.protocol.faults import ApiErrorInjections, ServerErrors
@@ -38,6 +37,7 @@ from pytest_schedemu.protocol.validation import NotAnInteger, ServiceValidator
 from pytest_schedemu.protocol.wsgi import (
     StartResponse,
     WSGIEnvironment,
+    canonical_json,
     json_bytes,
     request_id,
     status_line,
@@ -122,7 +122,7 @@ class Router:
         return None
 
 
-_canonical = jsontext.dumps_canonical
+_canonical = canonical_json
 
 
 #: Answers the requests of another API on the same port (the control API) as (status, body,
