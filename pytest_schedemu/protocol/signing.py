@@ -14,6 +14,7 @@ each message and where it comes from.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -98,6 +99,12 @@ def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
         credential = _parameters(header).get("Credential", "")
     except IncompleteSignatureException:
         return None
+    return _claimed_by(credential)
+
+
+# A client sends one credential with every request it signs on a day: read it once.
+@functools.lru_cache(maxsize=64)
+def _claimed_by(credential: str) -> Caller | None:
     parts = credential.split("/")
     return Caller(parts[0], parts[2]) if len(parts) == 5 and parts[0] and parts[2] else None
 
