@@ -88,9 +88,10 @@ class _RequestPlan:
     __slots__ = ("bindings", "reads_body", "token_wire_name")
 
     def __init__(self, bindings: list[_Binding]) -> None:
-        #: Each binding as (member, where: 0 body, 1 URI, 2 query string, wire name, kind).
+        #: Each binding as (member, where: 1 URI, 2 query string, else 0: the body, wire
+        #: name, kind).
         self.bindings = tuple(
-            (b.member, {None: 0, "uri": 1, "querystring": 2}[b.location], b.wire_name, b.kind)
+            (b.member, {"uri": 1, "querystring": 2}.get(b.location or "", 0), b.wire_name, b.kind)
             for b in bindings
         )
         self.reads_body = any(b.location is None for b in bindings)
