@@ -1,6 +1,6 @@
 """Per-call cost of CreateSchedule / GetSchedule / DeleteSchedule through boto3.
 
-Four backends are measured side by side in one process, in interleaved rounds:
+The backends, measured side by side in one process:
 
   http       the emulator over its in-thread HTTP server
   http+state the same with a state file (``state=PATH``): every change written to SQLite
@@ -15,7 +15,15 @@ Four backends are measured side by side in one process, in interleaved rounds:
              whose before-send handler returns canned answers, with no emulation at all
   moto       moto's mock_aws
 
-Run: python benchmarks/bench_api.py [--rounds 15] [--calls 40]
+The backends take turns call by call (one create/get/delete each, in an order that rotates),
+so that a neighbour's load on a shared machine falls on all of them alike; each round's
+medians give one ratio per comparison, and the ratios' median and range are printed.
+``--instructions`` counts instead, under valgrind, the instructions of a create/get/delete
+over HTTP (http against floor), split into the client's thread and the server's threads:
+the load does not move them.
+
+Run: python benchmarks/bench_api.py [--rounds 15] [--calls 40] [--backends http floor]
+     python benchmarks/bench_api.py --instructions [--calls 100]
 """
 
 from __future__ import annotations
@@ -24,11 +32,16 @@ import argparse
 import contextlib
 import io
 import json
+import re
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
 
 import boto3
@@ -42,6 +55,26 @@ OPERATIONS = ("create", "get", "delete")
 ROLE = "arn:aws:iam::123456789012:role/r"
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:q"
 ARN = "arn:aws:scheduler:us-east-1:123456789012:schedule/default/s"
+START = "2026-03-01T08:00:00Z"
+BACKENDS = (
+    "http",
+    "http+state",
+    "inprocess",
+    "inproc+state",
+    "intercept",
+    "floor",
+    "botocore",
+    "moto",
+)
+#: (numerator, denominator, the ratio's target or None)
+COMPARISONS = (
+    ("inprocess", "moto", 0.70),
+    ("http", "floor", 1.20),
+    ("intercept", "inprocess", 1.30),
+    ("inprocess", "botocore", 1.20),
+    ("http+state", "http", 1.50),
+    ("inproc+state", "inprocess", None),
+)
 
 
 def canned_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
@@ -110,99 +143,99 @@ def closed_port_url() -> str:
         return f"http://127.0.0.1:{probe.getsockname()[1]}"
 
 
-def one_round(client: Any, calls: int, prefix: str, samples: dict[str, list[float]]) -> None:
+def one_cycle(client: Any, name: str) -> tuple[float, float, float]:
+    """The seconds of a create, a get and a delete of the schedule ``name``."""
     clock = time.perf_counter
-    for index in range(calls):
-        name = f"{prefix}-{index}"
-        started = clock()
-        client.create_schedule(
-            Name=name,
-            ScheduleExpression="rate(5 minutes)",
-            FlexibleTimeWindow={"Mode": "OFF"},
-            Target={"Arn": QUEUE, "RoleArn": ROLE},
-        )
-        created = clock()
-        client.get_schedule(Name=name)
-        got = clock()
-        client.delete_schedule(Name=name)
-        deleted = clock()
-        samples["create"].append(created - started)
-        samples["get"].append(got - created)
-        samples["delete"].append(deleted - got)
+    started = clock()
+    client.create_schedule(
+        Name=name,
+        ScheduleExpression="rate(5 minutes)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": QUEUE, "RoleArn": ROLE},
+    )
+    created = clock()
+    client.get_schedule(Name=name)
+    got = clock()
+    client.delete_schedule(Name=name)
+    deleted = clock()
+    return created - started, got - created, deleted - got
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--calls", type=int, default=40)
-    args = parser.parse_args()
+def open_backends(
+    names: list[str], stack: contextlib.ExitStack
+) -> tuple[dict[str, Any], dict[str, Callable[[], Any]]]:
+    """A client for each backend of ``names``, and the context some backends' calls need;
+    everything they hold is released by ``stack``."""
+    folder = stack.enter_context(tempfile.TemporaryDirectory())
 
-    from moto import mock_aws
+    def emulator(**options: Any) -> Emulator:
+        started = Emulator(start=START, **options).start()
+        stack.callback(started.stop)
+        return started
 
-    folder = tempfile.TemporaryDirectory()
-    http = Emulator(start="2026-03-01T08:00:00Z", transport="http").start()
-    http_state = Emulator(
-        start="2026-03-01T08:00:00Z", transport="http", state=f"{folder.name}/http.db"
-    ).start()
-    inprocess = Emulator(start="2026-03-01T08:00:00Z", transport="inprocess").start()
-    inprocess_state = Emulator(
-        start="2026-03-01T08:00:00Z", transport="inprocess", state=f"{folder.name}/inproc.db"
-    ).start()
-    intercepting = Emulator(start="2026-03-01T08:00:00Z").start()
-    floor_server = ServerThread(canned_app)
-    moto_mock = mock_aws()
-    clients: dict[str, Callable[[], Any]] = {}
-    try:
-        http_client = http.client()
-        http_state_client = http_state.client()
-        inprocess_client = inprocess.client()
-        inprocess_state_client = inprocess_state.client()
-        floor_client = plain_client(floor_server.url)
-        botocore_client = botocore_floor_client(inprocess)
-        intercepted_client = plain_client(closed_port_url())
+    clients: dict[str, Any] = {}
+    # Interception is process-wide: on only for its own calls, or it would serve all.
+    contexts: dict[str, Callable[[], Any]] = {}
+    inprocess: Emulator | None = None
+    # moto's mock reaches every client made after it starts: it starts last.
+    for name in sorted(names, key=lambda n: n == "moto"):
+        if name == "http":
+            clients[name] = emulator(transport="http").client()
+        elif name == "http+state":
+            clients[name] = emulator(transport="http", state=f"{folder}/http.db").client()
+        elif name in ("inprocess", "botocore"):
+            inprocess = inprocess or emulator(transport="inprocess")
+            clients[name] = (
+                inprocess.client() if name == "inprocess" else botocore_floor_client(inprocess)
+            )
+        elif name == "inproc+state":
+            clients[name] = emulator(transport="inprocess", state=f"{folder}/inproc.db").client()
+        elif name == "intercept":
+            contexts[name] = emulator().intercept
+            clients[name] = plain_client(closed_port_url())
+        elif name == "floor":
+            server = ServerThread(canned_app)
+            stack.callback(server.stop)
+            clients[name] = plain_client(server.url)
+        else:
+            from moto import mock_aws
 
-        def moto_client() -> Any:
-            return boto3.client(
+            mock = mock_aws()
+            mock.start()
+            stack.callback(mock.stop)
+            clients[name] = boto3.client(
                 "scheduler",
                 region_name="us-east-1",
                 aws_access_key_id="testing",
                 aws_secret_access_key="testing",
             )
+    return {name: clients[name] for name in names}, contexts
 
-        moto_mock.start()
-        moto = moto_client()
-        clients = {
-            "http": lambda: http_client,
-            "http+state": lambda: http_state_client,
-            "inprocess": lambda: inprocess_client,
-            "inproc+state": lambda: inprocess_state_client,
-            "intercept": lambda: intercepted_client,
-            "floor": lambda: floor_client,
-            "botocore": lambda: botocore_client,
-            "moto": lambda: moto,
+
+def measure(names: list[str], rounds: int, calls: int) -> None:
+    with contextlib.ExitStack() as stack:
+        clients, contexts = open_backends(names, stack)
+        samples: dict[str, dict[str, list[float]]] = {
+            name: {op: [] for op in OPERATIONS} for name in names
         }
-        # Interception is process-wide: on only for its own rounds, or it would serve all.
-        contexts: dict[str, Callable[[], Any]] = {"intercept": intercepting.intercept}
-        samples = {name: {op: [] for op in OPERATIONS} for name in clients}
-        for name, get_client in clients.items():  # warm-up
+        round_medians: list[dict[str, float]] = []
+        for name in names:  # warm-up
             with contexts.get(name, contextlib.nullcontext)():
-                warm = "warm-" + name.replace("+", "-")
-                one_round(get_client(), 5, warm, {op: [] for op in OPERATIONS})
-        for round_index in range(args.rounds):
-            order = list(clients)
-            order = order[round_index % len(order) :] + order[: round_index % len(order)]
-            for name in order:
-                with contexts.get(name, contextlib.nullcontext)():
-                    one_round(clients[name](), args.calls, f"r{round_index}", samples[name])
-    finally:
-        moto_mock.stop()
-        http.stop()
-        http_state.stop()
-        inprocess.stop()
-        inprocess_state.stop()
-        folder.cleanup()
-        intercepting.stop()
-        floor_server.stop()
+                for index in range(5):
+                    one_cycle(clients[name], f"warm-{index}")
+        for round_index in range(rounds):
+            this_round: dict[str, list[float]] = {name: [] for name in names}
+            for index in range(calls):
+                # Call by call, each backend in turn, the first one rotating: a burst of
+                # the neighbours' load falls on all of them alike.
+                shift = (round_index + index) % len(names)
+                for name in names[shift:] + names[:shift]:
+                    with contexts.get(name, contextlib.nullcontext)():
+                        times = one_cycle(clients[name], f"r{round_index}-{index}")
+                    for op, seconds in zip(OPERATIONS, times):
+                        samples[name][op].append(seconds)
+                    this_round[name].extend(times)
+            round_medians.append({name: statistics.median(v) for name, v in this_round.items()})
 
     medians = {
         name: {op: statistics.median(values) * 1e6 for op, values in per_op.items()}
@@ -212,27 +245,108 @@ def main() -> None:
         name: statistics.median([v for values in per_op.values() for v in values]) * 1e6
         for name, per_op in samples.items()
     }
-    print(f"median µs per call ({args.rounds} rounds x {args.calls} calls per operation)")
+    print(f"median µs per call ({rounds} rounds x {calls} calls per operation, interleaved)")
     print(f"{'backend':<13}" + "".join(f"{op:>10}" for op in OPERATIONS) + f"{'all':>10}")
-    for name in clients:
+    for name in names:
         row = "".join(f"{medians[name][op]:>10.0f}" for op in OPERATIONS)
         print(f"{name:<13}{row}{per_call[name]:>10.0f}")
     print()
-    print("ratios (per-call medians; lower is better)")
-    for op in (*OPERATIONS, "all"):
-        pick = (lambda n: per_call[n]) if op == "all" else (lambda n, op=op: medians[n][op])
-        print(
-            f"  {op:<7} inprocess/moto = {pick('inprocess') / pick('moto'):.2f}   "
-            f"http/floor = {pick('http') / pick('floor'):.2f}   "
-            f"intercept/inprocess = {pick('intercept') / pick('inprocess'):.2f}   "
-            f"inprocess/botocore = {pick('inprocess') / pick('botocore'):.2f}   "
-            f"http+state/http = {pick('http+state') / pick('http'):.2f}   "
-            f"inproc+state/inprocess = {pick('inproc+state') / pick('inprocess'):.2f}"
+    print("ratios (lower is better): per operation, of all calls' medians; per round, of each")
+    print("round's medians (median and range of the rounds)")
+    for numerator, denominator, target in COMPARISONS:
+        if numerator not in samples or denominator not in samples:
+            continue
+        per_op = "  ".join(
+            f"{op} {medians[numerator][op] / medians[denominator][op]:.2f}" for op in OPERATIONS
         )
-    print(
-        "targets: inprocess/moto <= 0.70, http/floor <= 1.30, inprocess/botocore <= 1.20, "
-        "http+state/http <= 1.50"
+        per_round = [medians_[numerator] / medians_[denominator] for medians_ in round_medians]
+        goal = f"   target <= {target:.2f}" if target is not None else ""
+        print(
+            f"  {numerator + '/' + denominator:<23} {per_op}   all "
+            f"{per_call[numerator] / per_call[denominator]:.2f}   rounds "
+            f"{statistics.median(per_round):.2f} ({min(per_round):.2f}-{max(per_round):.2f})"
+            f"{goal}"
+        )
+
+
+def count_child(backend: str, calls: int) -> None:
+    """The counted run: ``calls`` create/get/delete cycles through ``backend``'s client."""
+    with contextlib.ExitStack() as stack:
+        clients, _ = open_backends([backend], stack)
+        for index in range(5):
+            one_cycle(clients[backend], f"warm-{index}")
+        for index in range(calls):
+            one_cycle(clients[backend], f"counted-{index}")
+
+
+def counted_instructions(backend: str, calls: int) -> tuple[int, int]:
+    """The instructions a counted run executed: in the client's thread, in the server's."""
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--separate-threads=yes",
+                f"--callgrind-out-file={folder}/counts",
+                sys.executable,
+                __file__,
+                "--count-child",
+                backend,
+                str(calls),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        # One file per thread: the first is the main thread, where the client calls; the
+        # server's threads, its connections' among them, write the others.
+        client = server = 0
+        for path in sorted(Path(folder).glob("counts-*")):
+            found = re.search(r"^totals: (\d+)", path.read_text(), re.MULTILINE)
+            count = int(found.group(1)) if found else 0
+            if path.name.endswith("-01"):
+                client += count
+            else:
+                server += count
+        return client, server
+
+
+def count(calls: int) -> None:
+    runs = [(backend, n) for backend in ("http", "floor") for n in (0, calls)]
+    # Counted instructions do not depend on the load: the runs may share the cores.
+    with ThreadPoolExecutor(2) as pool:
+        totals = dict(zip(runs, pool.map(lambda run: counted_instructions(*run), runs)))
+    per_call: dict[str, tuple[float, float]] = {}
+    for backend in ("http", "floor"):
+        counted, idle = totals[backend, calls], totals[backend, 0]
+        per_call[backend] = ((counted[0] - idle[0]) / calls / 3, (counted[1] - idle[1]) / calls / 3)
+    print(f"instructions per call (valgrind; {calls} create/get/delete cycles, less a run of none)")
+    print(f"{'backend':<9}{'client':>12}{'server':>12}{'all':>12}")
+    for backend, (client, server) in per_call.items():
+        print(f"{backend:<9}{client:>12,.0f}{server:>12,.0f}{client + server:>12,.0f}")
+    ours, floor = per_call["http"], per_call["floor"]
+    print(f"http/floor: server {ours[1] / floor[1]:.2f}, all {sum(ours) / sum(floor):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=40)
+    parser.add_argument(
+        "--backends", nargs="+", choices=BACKENDS, default=list(BACKENDS), metavar="NAME"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions of http and floor under valgrind instead of timing",
+    )
+    parser.add_argument("--count-child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.count_child:
+        count_child(args.count_child[0], int(args.count_child[1]))
+    elif args.instructions:
+        count(args.calls)
+    else:
+        measure(list(dict.fromkeys(args.backends)), args.rounds, args.calls)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,7 @@ operation (``PutEvents``, ``CreateEventBus``...) is refused with an
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import Iterable
-
-from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.commands.call import Call
 from pytest_schedemu.commands.layer import Commands
@@ -50,7 +47,13 @@ from pytest_schedemu.protocol.signing import Caller, claimed_caller, partition_o
 from pytest_schedemu.protocol.signing import verify as verify_signature
 from pytest_schedemu.protocol.validation import ServiceValidator, load_service_model
 from pytest_schedemu.protocol.wording import EVENTS_STYLE
-from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_bytes
+from pytest_schedemu.protocol.wsgi import (
+    StartResponse,
+    WSGIEnvironment,
+    json_bytes,
+    request_id,
+    status_line,
+)
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import Clock
 
@@ -95,7 +98,7 @@ class EventsApi:
         self.operations = RuleOperations(commands)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
+        headers = [("x-amzn-RequestId", request_id())]
         operation: str | None = None
         try:
             operation = self._operation(environ)
@@ -113,7 +116,7 @@ class EventsApi:
             status, body = 500, error_document("InternalException", _CRASH)
         headers.append(("Content-Type", CONTENT_TYPE))
         headers.append(("Content-Length", str(len(body))))
-        start_response(f"{status} {HTTP_STATUS_CODES.get(status, 'Unknown')}", headers)
+        start_response(status_line(status), headers)
         return [body]
 
     def _operation(self, environ: WSGIEnvironment) -> str:

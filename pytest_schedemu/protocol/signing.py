@@ -14,6 +14,7 @@ each message and where it comes from.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -40,6 +41,11 @@ _REQUIRED = ("Credential", "Signature", "SignedHeaders")
 _ORDER = ("Credential", "SignedHeaders", "Signature")
 # AWS splits the parameters at commas and at whitespace alike.
 _SEPARATORS = re.compile(r"[\s,]+")
+# The parameters exactly as the SDKs write them, no value holding a separator or an "=":
+# read at once, to the very result that splitting them one by one gives.
+_SDK_PARAMETERS = re.compile(
+    r"Credential=([^\s,=]*), SignedHeaders=([^\s,=]*), Signature=([^\s,=]*)"
+)
 # Payload hashes that leave the body out of the signature: S3 accepts them, this API does not.
 _UNSIGNED_PAYLOADS = ("UNSIGNED-PAYLOAD", "STREAMING-")
 
@@ -93,6 +99,12 @@ def claimed_caller(environ: Mapping[str, Any]) -> Caller | None:
         credential = _parameters(header).get("Credential", "")
     except IncompleteSignatureException:
         return None
+    return _claimed_by(credential)
+
+
+# A client sends one credential with every request it signs on a day: read it once.
+@functools.lru_cache(maxsize=64)
+def _claimed_by(credential: str) -> Caller | None:
     parts = credential.split("/")
     return Caller(parts[0], parts[2]) if len(parts) == 5 and parts[0] and parts[2] else None
 
@@ -152,8 +164,12 @@ def _parameters(header: str) -> dict[str, str]:
     Strict, because two readings of one header would let the credential that is checked
     differ from the one that is used: a parameter repeated or unknown is refused.
     """
+    text = header.partition(" ")[2].strip()
+    sent = _SDK_PARAMETERS.fullmatch(text)
+    if sent is not None:
+        return dict(zip(_ORDER, sent.groups()))
     params: dict[str, str] = {}
-    for part in _SEPARATORS.split(header.partition(" ")[2].strip()):
+    for part in _SEPARATORS.split(text):
         if not part:
             continue
         name, equals, value = part.partition("=")

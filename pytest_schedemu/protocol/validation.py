@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from re import Pattern
-from typing import Any
+from typing import Any, Callable
 
 from botocore.loaders import Loader
 from botocore.model import ServiceModel, Shape
@@ -72,6 +72,8 @@ class _Node:
     """The compiled checks of one shape."""
 
     __slots__ = (
+        "check",
+        "constrained",
         "enum",
         "key",
         "kind",
@@ -118,42 +120,56 @@ class _Node:
         elif self.kind == "map":
             self.key = _compile(shape.key, cache, style)
             self.value = _compile(shape.value, cache, style)
+        #: Whether a string of this shape has anything to satisfy beyond being a string.
+        self.constrained = bool(
+            self.pattern is not None
+            or self.enum
+            or self.minimum is not None
+            or self.maximum is not None
+        )
+        #: ``check(value, path, errors)``: the value checked (violations added to
+        #: ``errors``) and cleaned; bound once to its kind's check, so that a walk over a
+        #: request does not ask every node its kind again.
+        self.check: Callable[[Any, str, list[str]], Any] = getattr(
+            self, _CHECKS.get(self.kind, "_check_unknown")
+        )
 
-    def check(self, value: Any, path: str, errors: list[str]) -> Any:
-        kind = self.kind
-        if kind == "structure":
-            return self._check_structure(value, path, errors)
-        if kind == "string":
-            if not isinstance(value, str):
-                raise SerializationException()
+    def _check_string(self, value: Any, path: str, errors: list[str]) -> Any:
+        if not isinstance(value, str):
+            raise SerializationException()
+        if self.constrained:
             self._check_scalar(value, len(value), path, errors)
-            return value
-        if kind in ("integer", "long"):
-            if isinstance(value, NotAnInteger):
-                errors.append(violation(value.text, path, "Member must be an integer"))
-                return None
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise SerializationException()
-            self._check_range(value, path, errors)
-            return value
-        if kind == "boolean":
-            if not isinstance(value, bool):
-                raise SerializationException()
-            return value
-        if kind == "timestamp":
-            return parse_timestamp(value)
-        if kind == "list":
-            if not isinstance(value, list):
-                raise SerializationException()
-            assert self.member is not None
-            self._check_length(value, len(value), path, errors)
-            return [
-                self.member.check(item, f"{path}.{index}.member", errors)
-                for index, item in enumerate(value, 1)
-                if item is not None
-            ]
-        if kind == "map":
-            return self._check_map(value, path, errors)
+        return value
+
+    def _check_integer(self, value: Any, path: str, errors: list[str]) -> Any:
+        if isinstance(value, NotAnInteger):
+            errors.append(violation(value.text, path, "Member must be an integer"))
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise SerializationException()
+        self._check_range(value, path, errors)
+        return value
+
+    def _check_boolean(self, value: Any, path: str, errors: list[str]) -> Any:
+        if not isinstance(value, bool):
+            raise SerializationException()
+        return value
+
+    def _check_timestamp(self, value: Any, path: str, errors: list[str]) -> Any:
+        return parse_timestamp(value)
+
+    def _check_list(self, value: Any, path: str, errors: list[str]) -> Any:
+        if not isinstance(value, list):
+            raise SerializationException()
+        assert self.member is not None
+        self._check_length(value, len(value), path, errors)
+        return [
+            self.member.check(item, f"{path}.{index}.member", errors)
+            for index, item in enumerate(value, 1)
+            if item is not None
+        ]
+
+    def _check_unknown(self, value: Any, path: str, errors: list[str]) -> Any:
         raise SerializationException()
 
     def _check_structure(self, value: Any, path: str, errors: list[str]) -> dict[str, Any]:
@@ -241,6 +257,19 @@ class _Node:
     @staticmethod
     def _fail(value: Any, path: str, errors: list[str], constraint: str, bare: bool) -> None:
         errors.append(constraint if bare else violation(value, path, constraint))
+
+
+#: The check of each kind of shape (``_Node.check``).
+_CHECKS = {
+    "structure": "_check_structure",
+    "string": "_check_string",
+    "integer": "_check_integer",
+    "long": "_check_integer",
+    "boolean": "_check_boolean",
+    "timestamp": "_check_timestamp",
+    "list": "_check_list",
+    "map": "_check_map",
+}
 
 
 def _compile(shape: Shape, cache: dict[str, _Node], style: Style) -> _Node:

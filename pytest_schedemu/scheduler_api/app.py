@@ -12,13 +12,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import parse_qs
-
-from werkzeug.http import HTTP_STATUS_CODES
 
 from pytest_schedemu.commands.call import Call
 from pytest_schedemu.commands.layer import Commands
@@ -31,14 +28,20 @@ from pytest_schedemu.errors import (
     UnknownOperationException,
 )
 from pytest_schedemu.events_api.app import EventsApi
-from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import truncate_to_ms
 from pytest_schedemu.protocol.body import MAX_BODY_BYTES, json_object, read_body, refuse_form_body
 from pytest_schedemu.protocol.faults import ApiErrorInjections, ServerErrors
 from pytest_schedemu.protocol.signing import Caller, claimed_caller, partition_of
 from pytest_schedemu.protocol.signing import verify as verify_signature
 from pytest_schedemu.protocol.validation import NotAnInteger, ServiceValidator
-from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, json_bytes
+from pytest_schedemu.protocol.wsgi import (
+    StartResponse,
+    WSGIEnvironment,
+    canonical_json,
+    json_bytes,
+    request_id,
+    status_line,
+)
 from pytest_schedemu.scheduler_api.operations import Operations
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.idempotency import StoredResponse
@@ -79,6 +82,24 @@ def _bindings(validator: ServiceValidator) -> dict[str, list[_Binding]]:
     return result
 
 
+class _RequestPlan:
+    """What reading one operation's request takes, worked out once from its bindings."""
+
+    __slots__ = ("bindings", "reads_body", "token_wire_name")
+
+    def __init__(self, bindings: list[_Binding]) -> None:
+        #: Each binding as (member, where: 1 URI, 2 query string, else 0: the body, wire
+        #: name, kind).
+        self.bindings = tuple(
+            (b.member, {"uri": 1, "querystring": 2}.get(b.location or "", 0), b.wire_name, b.kind)
+            for b in bindings
+        )
+        self.reads_body = any(b.location is None for b in bindings)
+        self.token_wire_name = next(
+            (b.wire_name for b in bindings if b.member == "ClientToken"), None
+        )
+
+
 class Router:
     """Method and path to operation and URI labels, built from the model's request URIs.
 
@@ -102,7 +123,7 @@ class Router:
         return None
 
 
-_canonical = jsontext.dumps_canonical
+_canonical = canonical_json
 
 
 #: Answers the requests of another API on the same port (the control API) as (status, body,
@@ -132,6 +153,7 @@ class SchedulerApp:
         self.validator = service_validator()
         self.operations = Operations(self.commands)
         self.bindings = _bindings(self.validator)
+        self.plans = {name: _RequestPlan(bindings) for name, bindings in self.bindings.items()}
         self.router = Router(self.validator)
         self.injections = ApiErrorInjections(self.bindings)
         self.extra_routes = extra_routes
@@ -147,7 +169,7 @@ class SchedulerApp:
         # The JSON 1.1 protocol names its operation in a header, and answers in its own shape.
         if "HTTP_X_AMZ_TARGET" in environ:
             return self.events(environ, start_response)
-        headers = [("x-amzn-RequestId", str(uuid.uuid4()))]
+        headers = [("x-amzn-RequestId", request_id())]
         operation: str | None = None
         content_type = "application/json"
         try:
@@ -171,7 +193,7 @@ class SchedulerApp:
             headers.append(("x-amzn-ErrorType", crash.code))
         headers.append(("Content-Type", content_type))
         headers.append(("Content-Length", str(len(body))))
-        start_response(f"{status} {HTTP_STATUS_CODES.get(status, 'Unknown')}", headers)
+        start_response(status_line(status), headers)
         return [body]
 
     # -- request parsing -------------------------------------------------------------------
@@ -198,31 +220,28 @@ class SchedulerApp:
         else:
             caller = claimed_caller(environ)
         refuse_form_body(environ)
-        bindings = self.bindings[operation]
-        body: dict[str, Any] = {}
-        if any(b.location is None for b in bindings):
-            body = json_object(raw_body)
-        query = parse_qs(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+        plan = self.plans[operation]
+        body: dict[str, Any] = json_object(raw_body) if plan.reads_body else {}
+        query_string = environ.get("QUERY_STRING", "")
+        query = parse_qs(query_string, keep_blank_values=True) if query_string else {}
         params: dict[str, Any] = {}
-        token_wire_name: str | None = None
-        for binding in bindings:
-            if binding.location == "uri":
-                params[binding.member] = labels.get(binding.wire_name)
-            elif binding.location == "querystring":
-                values = query.get(binding.wire_name)
+        for member, where, wire_name, kind in plan.bindings:
+            if where == 0:
+                if member in body:
+                    params[member] = body[member]
+            elif where == 1:
+                params[member] = labels.get(wire_name)
+            else:
+                values = query.get(wire_name)
                 if values is not None:
-                    params[binding.member] = self._query_value(values, binding.kind)
-            elif binding.member in body:
-                params[binding.member] = body[binding.member]
-            if binding.member == "ClientToken":
-                token_wire_name = binding.wire_name
+                    params[member] = self._query_value(values, kind)
         self.injections.raise_for(operation)
         cleaned = self.validator[operation].validate(params)
         account_id, region = partition_of(caller, settings.account_id, settings.region)
         handler = self.operations.handlers[operation]
         token = cleaned.get("ClientToken")
         fingerprint = (
-            None if token is None else self._fingerprint(body, labels, query, token_wire_name)
+            None if token is None else self._fingerprint(body, labels, query, plan.token_wire_name)
         )
         # The whole operation, its timestamp included, happens under the store lock: the
         # clock may be moving in another thread, and a change must take effect at the

@@ -29,21 +29,19 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import uuid
 from collections.abc import Iterable
 from typing import Any, Callable
 
-from werkzeug.http import HTTP_STATUS_CODES
-
 from pytest_schedemu.control_api.dashboard import INLINE_STYLES
 from pytest_schedemu.errors import AccessDeniedException
-from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment
+from pytest_schedemu.protocol.wsgi import StartResponse, WSGIEnvironment, request_id, status_line
 from pytest_schedemu.scheduler_api.app import error_body
 from pytest_schedemu.settings.values import ANY_HOST, split_host
 
 #: The names of this machine's loopback interface, as a Host header writes them.
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 _WAYS_TO_ALLOW = "--allowed-hosts (SCHEDEMU_ALLOWED_HOSTS, allowed_hosts=[...])"
+_KEPT_HOSTS = 64
 
 
 def _style_hash(style: str) -> str:
@@ -89,6 +87,10 @@ class NetworkGuard:
             found = split_host(allowed)
             if found is not None:
                 self._allowed.add(found)
+        # The Host headers answered already, as sent: a client sends the same one with every
+        # request, and reading it again would cost every answer. Bounded, since an allowed
+        # host without a port admits a header per port.
+        self._answered_hosts: set[str] = set()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         host = environ.get("HTTP_HOST")
@@ -105,8 +107,14 @@ class NetworkGuard:
         return self._app(environ, with_browser_headers)
 
     def _host_refusal(self, host: str | None) -> str | None:
-        if self._any_host:
+        if self._any_host or host in self._answered_hosts:
             return None
+        refusal = self._read_host(host)
+        if refusal is None and host is not None and len(self._answered_hosts) < _KEPT_HOSTS:
+            self._answered_hosts.add(host)
+        return refusal
+
+    def _read_host(self, host: str | None) -> str | None:
         found = None if host is None else split_host(host)
         if found is not None:
             name, port = found
@@ -141,9 +149,9 @@ class NetworkGuard:
         error = AccessDeniedException(message)
         body = error_body(error.code, error.message)
         start_response(
-            f"{error.status} {HTTP_STATUS_CODES[error.status]}",
+            status_line(error.status),
             [
-                ("x-amzn-RequestId", str(uuid.uuid4())),
+                ("x-amzn-RequestId", request_id()),
                 ("x-amzn-ErrorType", error.code),
                 ("Content-Type", "application/json"),
                 ("Content-Length", str(len(body))),

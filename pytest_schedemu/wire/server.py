@@ -23,7 +23,6 @@ import logging
 import selectors
 import socket
 import threading
-import uuid
 from collections.abc import Iterable, Iterator
 from typing import Any, Callable
 
@@ -31,6 +30,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from pytest_schedemu.errors import ApiError, ServerStartError
 from pytest_schedemu.protocol.body import MAX_BODY_BYTES, check_framing
+from pytest_schedemu.protocol.wsgi import request_id
 from pytest_schedemu.scheduler_api.app import error_body
 from pytest_schedemu.settings.options import DEFAULTS, Settings
 from pytest_schedemu.wire.connection_input import DeadlineInput, HeadersTooLarge, RequestReader
@@ -127,7 +127,7 @@ class _QuietHandler(WSGIRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("x-amzn-RequestId", str(uuid.uuid4()))
+        self.send_header("x-amzn-RequestId", request_id())
         self.send_header("x-amzn-ErrorType", code)
         self.send_header("Connection", "close")
         self.end_headers()

@@ -262,3 +262,46 @@ def test_injected_internal_server_exception_is_a_500(emu: Emulator, client: Any)
 def test_injecting_an_unknown_code_is_refused(emu: Emulator) -> None:
     with pytest.raises(ValueError, match="Unsupported error code 'Nope'"):
         emu.inject_api_error(code="Nope")
+
+
+_SCOPE = "111122223333/20260301/eu-west-2/scheduler/aws4_request"
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        # As every SDK writes it.
+        f"AWS4-HMAC-SHA256 Credential={_SCOPE}, SignedHeaders=host;x-amz-date, Signature=ab12",
+        # Other spacing, which AWS reads alike.
+        f"AWS4-HMAC-SHA256 Credential={_SCOPE},SignedHeaders=host,Signature=ab12",
+        f"  AWS4-HMAC-SHA256   Credential={_SCOPE} ,\tSignedHeaders=host,  Signature=ab12  ",
+        # A value holding an "=".
+        f"AWS4-HMAC-SHA256 Credential={_SCOPE}, SignedHeaders=host, Signature=ab=12",
+    ],
+)
+def test_an_unchecked_request_acts_in_the_partition_its_credential_names(
+    raw: Any, authorization: str
+) -> None:
+    response = raw("POST", "/schedule-groups/g", {}, {"Authorization": authorization})
+    assert response.status == 200
+    assert response.json == {
+        "ScheduleGroupArn": "arn:aws:scheduler:eu-west-2:111122223333:schedule-group/g"
+    }
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        f"AWS4-HMAC-SHA256 Credential={_SCOPE}, Credential={_SCOPE}, Signature=ab12",
+        f"AWS4-HMAC-SHA256 Credential={_SCOPE}, SignedHeaders=host, Signature=ab12, Region=x",
+        "AWS4-HMAC-SHA256 Credential=111122223333/eu-west-2, SignedHeaders=host, Signature=ab12",
+    ],
+)
+def test_an_unchecked_request_whose_credential_cannot_be_read_acts_in_the_emulators_own(
+    emu: Emulator, raw: Any, authorization: str
+) -> None:
+    response = raw("POST", "/schedule-groups/g", {}, {"Authorization": authorization})
+    assert response.status == 200
+    assert response.json == {
+        "ScheduleGroupArn": f"arn:aws:scheduler:{emu.region}:{emu.account_id}:schedule-group/g"
+    }
