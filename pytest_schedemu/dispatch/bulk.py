@@ -85,8 +85,10 @@ def play_in_bulk(
     plans = planner.plans
     starting: list[tuple[int, int, Plan]] = []  # (due, nominal, plan) of the first occurrence
     later: list[tuple[int, WorkItem]] = []
-    # (due, incarnation, nominal, occurrence) of every attempt in the stretch
-    planned: list[tuple[int, int, int, Occurrence]] = []
+    # The first attempts of the stretch by due second; in the queue's order within one,
+    # by (incarnation, nominal), but in the seconds of ``disordered``.
+    due_at: dict[int, list[Occurrence]] = {}
+    disordered: set[int] = set()
     # Occurrences an earlier stretch left waiting on their first attempt, played in this one.
     waiting: list[Occurrence] = []
     for due, item in queue.items():
@@ -110,13 +112,12 @@ def play_in_bulk(
                 return None
             if occurrence.plan.schedule.action_after_completion != "NONE":
                 return None
-            planned.append((due, occurrence.plan.seq, occurrence.nominal, occurrence))
+            due_at.setdefault(due, []).append(occurrence)
+            disordered.add(due)
             waiting.append(occurrence)
         else:
             return None
 
-    # Occurrences are made per plan in nominal order, as the queue would make them, and
-    # their first attempts then sorted by (due, incarnation, nominal), the queue's order.
     # Each plan's nominal times after its first in the stretch; with ``most``, counted out
     # first (only as many as can tell it is too many, not a year of a per-minute schedule),
     # so that a stretch that makes too many is refused before anything is made.
@@ -125,42 +126,46 @@ def play_in_bulk(
         for _, first, plan in starting
     ]
     if most is not None:
-        budget = most - len(planned)
+        budget = most - len(waiting)
         for index, nominals in enumerate(following):
             counted = following[index] = list(islice(nominals, max(budget, 0)))
             budget -= 1 + len(counted)
             if budget < 0:
                 raise TooMany()
-    generated: list[tuple[str, list[Occurrence]]] = []
-    for (due, first, plan), nominals in zip(starting, following):
-        seq = plan.seq
+    # Occurrences are made per plan in nominal order, as the queue would make them; the
+    # plans taken by incarnation, each second's first attempts come in the queue's order
+    # (due, incarnation, nominal) as they are made, with no sort of them all.
+    generated: list[list[Occurrence]] = [[] for _ in starting]
+    for index in sorted(range(len(starting)), key=lambda index: starting[index][2].seq):
+        due, first, plan = starting[index]
+        occurrences = generated[index]
+        nominals = following[index]
         if plan.schedule.flexible_time_window.maximum_window_in_minutes:
             attempt_due = planner.first_attempt_due(plan, first, due)
-            occurrence = Occurrence(plan, first, attempt_due)
-            occurrences = [occurrence]
-            planned.append((attempt_due, seq, first, occurrence))
+            occurrences.append(Occurrence(plan, first, attempt_due))
             for nominal in nominals:
                 attempt_due = planner.first_attempt_due(
                     plan, nominal, planner.generation_due(plan, nominal)
                 )
-                occurrence = Occurrence(plan, nominal, attempt_due)
-                occurrences.append(occurrence)
-                planned.append((attempt_due, seq, nominal, occurrence))
+                occurrences.append(Occurrence(plan, nominal, attempt_due))
         else:
             # Without a flexible window an attempt is due when its occurrence is generated
             # (``Planner.generation_due``, inline: this runs for every occurrence): at its
             # nominal time, or at the plan's activation for one before it.
-            occurrence = Occurrence(plan, first, due)
-            occurrences = [occurrence]
-            planned.append((due, seq, first, occurrence))
+            occurrences.append(Occurrence(plan, first, due))
             activation = plan.activation
             for nominal in nominals:
-                due = nominal if nominal >= activation else activation
-                occurrence = Occurrence(plan, nominal, due)
-                occurrences.append(occurrence)
-                planned.append((due, seq, nominal, occurrence))
-        generated.append((plan.arn, occurrences))
-    if cap is not None and sum(1 for p in planned if p[0] <= limit) > cap:
+                occurrences.append(
+                    Occurrence(plan, nominal, nominal if nominal >= activation else activation)
+                )
+        for occurrence in occurrences:
+            attempt_due = occurrence.first_due
+            bucket = due_at.get(attempt_due)
+            if bucket is None:
+                due_at[attempt_due] = [occurrence]
+            else:
+                bucket.append(occurrence)
+    if cap is not None and sum(len(b) for due, b in due_at.items() if due <= limit) > cap:
         return None
 
     for occurrence in waiting:
@@ -168,8 +173,10 @@ def play_in_bulk(
     queue.clear()
     for due, item in later:
         queue.push(due, item)
-    planner.history.add_execution_runs(generated)
-    for (_, _, plan), (_, occurrences) in zip(starting, generated):
+    planner.history.add_execution_runs(
+        [(plan.arn, occurrences) for (_, _, plan), occurrences in zip(starting, generated)]
+    )
+    for (_, _, plan), occurrences in zip(starting, generated):
         # What follows a plan's last nominal time in the stretch, as generating them one by
         # one would queue it (``Planner.plan_first`` comes to the same: every nominal time
         # up to the stretch's end, itself past the plan's activation, was generated).
@@ -177,19 +184,28 @@ def play_in_bulk(
         plan.next_nominal = None
         if plan.timeline.recurring and plan.schedule.enabled:
             planner.plan_next(plan, last)
-    planned.sort()  # (due, incarnation, nominal) is unique, so occurrences never compare
     made: list[Attempt] = []
     keep = made.append
-    for attempt_due, _, _, occurrence in planned:
-        if attempt_due > limit:
-            # Its flexible window reaches past the stretch: the first attempt stays queued.
-            occurrence.plan.pending.add(occurrence)
-            planner.push_attempt(attempt_due, occurrence, 1)
+    for due in sorted(due_at):
+        bucket = due_at[due]
+        if due in disordered:
+            bucket.sort(key=_queue_order)
+        if due > limit:
+            # Their flexible windows reach past the stretch: the first attempts stay queued.
+            for occurrence in bucket:
+                occurrence.plan.pending.add(occurrence)
+                planner.push_attempt(due, occurrence, 1)
             continue
-        attempted = attempt_due if attempt_due > start else start
-        occurrence.first_attempt_at = attempted
-        occurrence.status = SUCCESS
-        attempt = succeed(Job(occurrence, 1, attempted, seed))
-        occurrence.attempts.append(attempt)
-        keep(attempt)
+        attempted = due if due > start else start
+        for occurrence in bucket:
+            occurrence.first_attempt_at = attempted
+            occurrence.status = SUCCESS
+            attempt = succeed(Job(occurrence, 1, attempted, seed))
+            occurrence.attempts.append(attempt)
+            keep(attempt)
     return made
+
+
+def _queue_order(occurrence: Occurrence) -> tuple[int, int]:
+    """Where a first attempt sorts among those of its second: (incarnation, nominal)."""
+    return occurrence.plan.seq, occurrence.nominal

@@ -116,15 +116,25 @@ class LazyRecord:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
+def _defaults(cls: type[LazyRecord]) -> dict[str, Any]:
+    found = _DEFAULTS.get(cls.__qualname__)
+    if found is None:
+        found = _DEFAULTS[cls.__qualname__] = {
+            name: spec.default
+            for name, spec in cls.__dataclass_fields__.items()
+            if spec.default is not MISSING
+        }
+    return found
+
+
 def beyond_defaults(cls: type[LazyRecord], known: dict[str, Any]) -> dict[str, Any]:
     """``known`` without the fields whose value is ``cls``'s default: a record made
     ``lazily`` reads those from its class, as a dataclass's instance reads every default
     it was not given, so records made by the hundred thousand need not each hold them."""
-    defaults = {
-        name: spec.default
-        for name, spec in cls.__dataclass_fields__.items()
-        if spec.default is not MISSING
-    }
+    defaults = _defaults(cls)
     return {
         name: value
         for name, value in known.items()
