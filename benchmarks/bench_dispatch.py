@@ -338,7 +338,8 @@ def main() -> None:
                 if args.against:
                     theirs, label = extracted(args.against, scratch), args.against
                 else:
-                    theirs, label = Path(args.against_path).resolve(), "theirs"
+                    theirs = Path(args.against_path).resolve()
+                    label = theirs.name
                 print(f"one virtual day, side by side with {label} (child processes, taking turns)")
                 side_by_side(
                     ("ours", OURS, "schedules"),
