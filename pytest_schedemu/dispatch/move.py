@@ -50,7 +50,7 @@ from pytest_schedemu.delivery.handlers import (
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.kept import KeptAttempts
 from pytest_schedemu.dispatch.occurrences import Job
-from pytest_schedemu.dispatch.settlement import record
+from pytest_schedemu.dispatch.settlement import record_success
 from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, to_epoch
 from pytest_schedemu.model.rules import rule_target_label
@@ -220,13 +220,22 @@ class Move:
             return head is not None and self.limit - head >= least
 
     def _slices(self) -> Generator[None, None, bool]:
-        """Play the stretch in bulk, a slice at a time (each about ``bulk.SLICE_ATTEMPTS``
-        attempts, so what one holds is bounded), as far as it can, yielding after each;
-        return whether it reached the target. Where a slice cannot be played in bulk, the
-        clock stands at the end of the last one played, and item-by-item play carries on
-        from there."""
+        """Play the stretch in bulk, a slice at a time, as far as it can, yielding after
+        each; return whether it reached the target. Where a slice cannot be played in bulk,
+        the clock stands at the end of the last one played, and item-by-item play carries
+        on from there.
+
+        What one slice holds is bounded (``bulk.most_attempts``). The first slice is an
+        hour, so that an async move's loop gets a turn early; the second tries the whole
+        rest of the stretch, which a day of tens of thousands of schedules is within the
+        bound: one pass over the plans more, not one a slice. A longer rest is played in
+        slices sized from the last one's rate (``bulk.next_span``); one whose rest would be
+        shorter than twice it tries to take in the rest too.
+        """
         dispatcher, made, limit = self.dispatcher, self.made, self.limit
-        span = bulk.MIN_SPAN_SECONDS
+        span: int | None = bulk.MIN_SPAN_SECONDS
+        rated = bulk.MIN_SPAN_SECONDS
+        tried_whole = False
         while True:
             before = made.count
             collecting = gc.isenabled()
@@ -235,6 +244,10 @@ class Move:
             gc.disable()
             try:
                 played = self._play_slice(span)
+            except bulk.TooMany:
+                # The rest makes more than a slice may hold: nothing was played; slice it.
+                span = rated
+                continue
             finally:
                 if collecting:
                     gc.enable()
@@ -248,23 +261,28 @@ class Move:
                 return True
             if not self._unobserved():
                 return False
-            span = bulk.next_span(span, made.count - before, len(dispatcher.planner.queue))
+            rated = bulk.next_span(rated, made.count - before, len(dispatcher.planner.queue))
+            span = None if not tried_whole or limit - played < 2 * rated else rated
+            tried_whole = True
 
-    def _play_slice(self, span: int) -> int | None:
-        """Play the next ``span`` seconds (at most up to the target) in bulk; where that
-        slice ended, or None (nothing changed) when it cannot be played in bulk."""
+    def _play_slice(self, span: int | None) -> int | None:
+        """Play the next ``span`` seconds (None: the rest of the stretch, if that makes no
+        more than ``bulk.most_attempts``) in bulk; where that slice ended, or None (nothing changed)
+        when it cannot be played in bulk, or ``bulk.TOO_MANY`` (nothing changed) when the
+        rest makes more."""
         dispatcher, made, limit, cap = self.dispatcher, self.made, self.limit, self.cap
         with dispatcher.store.lock:
             head = dispatcher.planner.next_due()
             start = dispatcher.clock_epoch
-            end = limit if head is None else min(limit, max(head, start) + span)
+            end = limit if span is None or head is None else min(limit, max(head, start) + span)
             played = bulk.play_in_bulk(
                 dispatcher.planner,
                 limit=end,
                 start=start,
                 cap=None if cap is None else cap - made.count,
                 seed=dispatcher.settings.current.seed,
-                succeed=lambda job: record(job, OK),
+                succeed=record_success,
+                most=bulk.most_attempts(len(dispatcher.planner.queue)) if span is None else None,
             )
             if played is None:
                 return None

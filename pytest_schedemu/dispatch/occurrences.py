@@ -128,8 +128,6 @@ class Occurrence:
     __slots__ = (
         "_event_id",
         "attempts",
-        "broken",
-        "carries_payload",
         "exhausted",
         "fired",
         "first_attempt_at",
@@ -138,21 +136,17 @@ class Occurrence:
         "plan",
         "producer",
         "record_fields",
-        "schedule",
         "status",
-        "target",
         "version",
     )
 
     def __init__(self, plan: Plan, nominal: int, first_due: int, fired: int = 0) -> None:
         self.plan = plan
         # The definition in force when the occurrence was generated: attempts replay it
-        # even if an update has since replaced the plan's.
+        # even if an update has since replaced the plan's. What else it reads of that
+        # definition (``schedule``, ``target``...) is read through it, not copied: one is
+        # made for every occurrence.
         self.producer = plan.producer
-        self.schedule = plan.schedule
-        self.target = plan.target
-        self.carries_payload = plan.carries_payload
-        self.broken = plan.broken
         self.record_fields = plan.record_fields
         self.version = plan.version
         self.nominal = nominal
@@ -166,6 +160,22 @@ class Occurrence:
         self.status = PENDING
         self.first_attempt_at: int | None = None
         self.exhausted: str | None = None
+
+    @property
+    def schedule(self) -> Schedule:
+        return self.producer.schedule
+
+    @property
+    def target(self) -> TargetPlan:
+        return self.producer.target
+
+    @property
+    def carries_payload(self) -> bool:
+        return self.producer.target.carries_payload
+
+    @property
+    def broken(self) -> Outcome | None:
+        return self.producer.broken
 
     @property
     def event_id(self) -> str:

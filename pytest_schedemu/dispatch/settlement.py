@@ -51,6 +51,14 @@ def record(job: Job, outcome: Outcome) -> Attempt:
     return Attempt.lazily(known, job)
 
 
+def record_success(job: Job) -> Attempt:
+    """``record(job, OK)``, made without looking at an outcome: bulk play makes one for
+    every attempt."""
+    known = job.occurrence.record_fields.copy()
+    known["attempt_number"] = job.number
+    return Attempt.lazily(known, job)
+
+
 class Settlement:
     def __init__(
         self,

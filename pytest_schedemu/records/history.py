@@ -13,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Callable, TypeVar
 
 from pytest_schedemu.model.resources import Schedule
@@ -215,12 +216,24 @@ class History:
 
     def add_executions(self, schedule_arn: str, occurrences: Sequence[ExecutionSource]) -> None:
         """Keep new occurrences of ``schedule_arn``, in generation order, for executions()."""
+        self.add_execution_runs(((schedule_arn, occurrences),))
+
+    def add_execution_runs(self, runs: Iterable[tuple[str, Sequence[ExecutionSource]]]) -> None:
+        """``add_executions`` of each (schedule ARN, occurrences) in turn, under one lock: a
+        stretch played in bulk adds a run for every plan."""
         with self._lock:
-            self._executions.setdefault(schedule_arn, deque()).extend(occurrences)
-            self._execution_order.extend([schedule_arn] * len(occurrences))
-            self._trim_executions()
-            if self.sink is not None:
-                self.sink("executions", occurrences)
+            executions, order, sink = self._executions, self._execution_order, self.sink
+            cap = self._max_records()
+            for arn, occurrences in runs:
+                kept = executions.get(arn)
+                if kept is None:
+                    kept = executions[arn] = deque()
+                kept.extend(occurrences)
+                order.extend(repeat(arn, len(occurrences)))
+                if cap is not None and len(order) > cap:
+                    self._trim_executions()
+                if sink is not None:
+                    sink("executions", occurrences)
 
     def _trim_executions(self) -> None:
         cap = self._max_records()

@@ -8,7 +8,7 @@ history, taken when it is asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -114,6 +114,34 @@ class LazyRecord:
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
+def _defaults(cls: type[LazyRecord]) -> dict[str, Any]:
+    found = _DEFAULTS.get(cls.__qualname__)
+    if found is None:
+        found = _DEFAULTS[cls.__qualname__] = {
+            name: spec.default
+            for name, spec in cls.__dataclass_fields__.items()
+            if spec.default is not MISSING
+        }
+    return found
+
+
+def beyond_defaults(cls: type[LazyRecord], known: dict[str, Any]) -> dict[str, Any]:
+    """``known`` without the fields whose value is ``cls``'s default: a record made
+    ``lazily`` reads those from its class, as a dataclass's instance reads every default
+    it was not given, so records made by the hundred thousand need not each hold them."""
+    defaults = _defaults(cls)
+    return {
+        name: value
+        for name, value in known.items()
+        if name not in defaults
+        or type(value) is not type(defaults[name])
+        or value != defaults[name]
+    }
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pytest_schedemu import Emulator
 from pytest_schedemu.records import Activity, Attempt, DeadLetter, Execution
-from tests.constants import DLQ, FUNCTION, START
+from tests.constants import DLQ, FUNCTION, QUEUE, START
 from tests.helpers import create
 
 
@@ -109,3 +109,30 @@ def test_records_read_back_from_a_state_file_equal_those_recorded(tmp_path: Path
     assert restored == recorded
     for record in restored:
         assert_plain(record)
+
+
+def test_records_made_in_bulk_hold_every_field_and_are_plain_values() -> None:
+    # A day with nothing to observe is played in bulk, where a record holds only the fields
+    # its class has no default for: a reader still sees every field with its value.
+    with Emulator(start=START) as emu:
+        create(emu.client(), "hourly")
+        events = emu.client("events")
+        events.put_rule(Name="nightly", ScheduleExpression="rate(1 hour)")
+        events.put_targets(Rule="nightly", Targets=[{"Id": "q", "Arn": QUEUE}])
+        emu.clock.advance(days=1)
+        assert emu.debug.bulk_runs > 0
+        attempts = emu.attempts()
+    by_source = {attempt.source: attempt for attempt in attempts}
+    assert set(by_source) == {"schedule", "rule"}
+    for attempt in by_source.values():
+        assert attempt.succeeded is True
+        assert (attempt.error_code, attempt.error_message, attempt.retryable) == (None,) * 3
+        assert attempt.fired is False
+        assert_plain(attempt)
+    schedule, rule = by_source["schedule"], by_source["rule"]
+    assert (schedule.schedule_name, schedule.group_name) == ("hourly", "default")
+    assert (schedule.rule_arn, schedule.rule_name, schedule.target_id) == (None,) * 3
+    assert schedule.incarnation > 0
+    assert schedule.schedule_arn is not None and rule.schedule_arn is None
+    assert (rule.rule_name, rule.target_id) == ("nightly", "q")
+    assert {f.name for f in fields(Attempt)} <= set(pickle.loads(pickle.dumps(rule)).__dict__)

@@ -31,6 +31,7 @@ from pytest_schedemu.expressions import Timeline
 from pytest_schedemu.formats.times import from_epoch
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records import Activity, Attempt
+from pytest_schedemu.records.types import beyond_defaults
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.targets import TargetPlan
 
@@ -82,17 +83,21 @@ class Producer(ABC):
         self.execution_tag = execution_tag
         self.retry = retry
         self.broken = broken
-        #: The fields every attempt record of it shares; a successful one only adds its
-        #: attempt number.
-        self.record_fields = {
-            **self.execution_fields,
-            "target_arn": schedule.target.arn,
-            "succeeded": True,
-            "error_code": None,
-            "error_message": None,
-            "retryable": None,
-            "incarnation": schedule.incarnation,
-        }
+        #: The fields every attempt record of it shares, but those its class has as
+        #: defaults (a schedule's ``source``, a success's error fields): each record holds
+        #: its own copy, and a successful one only adds its attempt number.
+        self.record_fields = beyond_defaults(
+            Attempt,
+            {
+                **self.execution_fields,
+                "target_arn": schedule.target.arn,
+                "succeeded": True,
+                "error_code": None,
+                "error_message": None,
+                "retryable": None,
+                "incarnation": schedule.incarnation,
+            },
+        )
 
     @property
     def execution_fields(self) -> dict[str, Any]:
