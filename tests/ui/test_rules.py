@@ -115,6 +115,12 @@ def test_run_now_of_a_rule_deleted_elsewhere_says_so(laptop_page: Any, served: S
     page = laptop_page
     make_rules(served)
     open_dashboard(page, served)
+    page.wait_for_selector("tr[data-rule-arn$=':rule/paused']")
+    # The page stays as it was until its next poll: hold the polls, so that under load one
+    # cannot land between the deletion and the click and take the row away.
+    page.route("**/_schedemu/summary*", lambda route: None)
+    with page.expect_request("**/_schedemu/summary*"):
+        pass
     events = events_client(served)
     events.remove_targets(Rule="paused", Ids=["cleanup"])
     events.delete_rule(Name="paused")
