@@ -39,6 +39,11 @@ class Pending(dict["Occurrence", None]):
         self.pop(occurrence, None)
 
 
+#: The pending occurrences of every plan that has made none yet, shared: never added to,
+#: as making a plan's first occurrence gives the plan a set of its own (``Occurrence``).
+NONE_PENDING = Pending()
+
+
 @lru_cache(maxsize=1024)
 def _missing_outcome(error: tuple[str, str]) -> Outcome:
     # One outcome for every plan of a target (its error names the target alone).
@@ -77,7 +82,7 @@ class Plan:
         self.last_dispatched: int | None = None
         #: The nominal time of the plan's queued generation, if one is queued.
         self.next_nominal: int | None = None
-        self.pending = Pending()
+        self.pending = NONE_PENDING
         #: How many occurrences tests fired by hand (``firing``): the next one's discriminator.
         self.fires = 0
         self.schedule = schedule
@@ -156,8 +161,10 @@ class Occurrence:
         # made for every occurrence.
         self.producer = producer = plan.producer
         fields = plan.record_fields
-        if fields is None:
+        if fields is None:  # the first occurrence of the plan's definition
             fields = plan.record_fields = producer.record_fields()
+            if plan.pending is NONE_PENDING:
+                plan.pending = Pending()
         self.record_fields = fields
         self.version = plan.version
         self.nominal = nominal
