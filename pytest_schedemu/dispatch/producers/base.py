@@ -45,7 +45,7 @@ class Producer(ABC):
     # A live schedule holds one: what a subclass can work out from the rest (its identity,
     # its event key) or shares with every other of its kind (its retry ladder) is a
     # property or a class attribute there, not a slot.
-    __slots__ = ("activation", "schedule", "target", "timeline")
+    __slots__ = ("schedule", "target", "timeline")
 
     #: What says, in every record of it, what made the record.
     identity: dict[str, Any]
@@ -57,16 +57,18 @@ class Producer(ABC):
     execution_tag: str | None = None
     broken: Outcome | None = None
 
-    def __init__(
-        self, *, schedule: Schedule, timeline: Timeline, target: TargetPlan, activation: int
-    ) -> None:
+    def __init__(self, *, schedule: Schedule, timeline: Timeline, target: TargetPlan) -> None:
         #: The definition as the planner plays it: expression, window, start and end,
         #: target, retry policy, dead-letter queue, state.
         self.schedule = schedule
         self.timeline = timeline
         #: Its target, prepared once for all of its attempts.
         self.target = target
-        self.activation = activation
+
+    @property
+    def activation(self) -> int:
+        """The first second its expression may fire at."""
+        return self.schedule.eligible_from
 
     def record_fields(self) -> dict[str, Any]:
         """The fields every attempt record of it shares, but those its class has as

@@ -75,7 +75,6 @@ class RuleTargetProducer(Producer):
                 created_at=rule.activated_at,
             ),
             target=self.planned,
-            activation=definition.eligible_from,
         )
 
     def dead_letter(

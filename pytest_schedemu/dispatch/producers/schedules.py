@@ -50,7 +50,6 @@ class ScheduleProducer(Producer):
                 queue_url_template=queue_url_template,
                 partition=(schedule.account_id, schedule.region),
             ),
-            activation=schedule.eligible_from,
         )
 
     # Made when read (activities, dead letters, listings, never per occurrence): kept, they
