@@ -49,8 +49,6 @@ class RuleTargetProducer(Producer):
             definition.target,
             rule_arn=rule.arn,
             rule_name=rule.name,
-            account=rule.account_id,
-            region=rule.region,
             target_id=target.id,
             input_path=target.input_path,
             transformer=target.input_transformer,

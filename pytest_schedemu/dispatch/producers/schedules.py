@@ -48,7 +48,6 @@ class ScheduleProducer(Producer):
                 schedule.target,
                 schedule_arn=arn,
                 queue_url_template=queue_url_template,
-                partition=(schedule.account_id, schedule.region),
             ),
         )
 
