@@ -39,6 +39,11 @@ class Pending(dict["Occurrence", None]):
         self.pop(occurrence, None)
 
 
+#: The pending occurrences of every plan that has made none yet, shared: never added to,
+#: as making a plan's first occurrence gives the plan a set of its own (``Occurrence``).
+NONE_PENDING = Pending()
+
+
 @lru_cache(maxsize=1024)
 def _missing_outcome(error: tuple[str, str]) -> Outcome:
     # One outcome for every plan of a target (its error names the target alone).
@@ -48,25 +53,20 @@ def _missing_outcome(error: tuple[str, str]) -> Outcome:
 class Plan:
     """The dispatcher's view of one incarnation of a producer."""
 
+    # What the loop reads for every occurrence is copied here from the producer; the rest
+    # is read through it: a slot costs every live plan eight bytes.
     __slots__ = (
         "activation",
         "arn",
-        "broken",
-        "carries_payload",
         "done_generating",
-        "event_key",
-        "execution_tag",
         "fires",
         "last_dispatched",
-        "missing",
         "next_nominal",
         "pending",
         "producer",
         "record_fields",
-        "retry",
         "schedule",
         "seq",
-        "target",
         "timeline",
         "version",
     )
@@ -82,7 +82,7 @@ class Plan:
         self.last_dispatched: int | None = None
         #: The nominal time of the plan's queued generation, if one is queued.
         self.next_nominal: int | None = None
-        self.pending = Pending()
+        self.pending = NONE_PENDING
         #: How many occurrences tests fired by hand (``firing``): the next one's discriminator.
         self.fires = 0
         self.schedule = schedule
@@ -93,14 +93,9 @@ class Plan:
         # the loop reads them for every occurrence.
         self.producer: Producer
         self.timeline: Timeline
-        self.target: TargetPlan
-        self.missing: Outcome | None = None
-        self.carries_payload = True
-        self.record_fields: dict[str, Any] = {}
-        self.event_key = (self.arn, self.seq)
-        self.execution_tag: str | None = None
-        self.retry: Ladder
-        self.broken: Outcome | None = None
+        #: The fields its attempt records share (``Producer.record_fields``), made for the
+        #: definition's first occurrence: a plan that has not fired yet holds none.
+        self.record_fields: dict[str, Any] | None = None
 
     def define(self, producer: Producer) -> None:
         """Take a new definition (a create or an update): a new version of the plan."""
@@ -111,15 +106,33 @@ class Plan:
         self.done_generating = False
         self.activation = producer.activation
         self.timeline = producer.timeline
-        self.target = target = producer.target
-        missing = target.missing_error
-        self.missing = None if missing is None else _missing_outcome(missing)
-        self.carries_payload = target.carries_payload
-        self.record_fields = producer.record_fields
-        self.event_key = producer.event_key
-        self.execution_tag = producer.execution_tag
-        self.retry = producer.retry
-        self.broken = producer.broken
+        self.record_fields = None
+
+    @property
+    def target(self) -> TargetPlan:
+        return self.producer.target
+
+    @property
+    def missing(self) -> Outcome | None:
+        """What an attempt of it gets when a test made its target missing."""
+        missing = self.producer.target.missing_error
+        return None if missing is None else _missing_outcome(missing)
+
+    @property
+    def event_key(self) -> tuple[str, int]:
+        return self.producer.event_key
+
+    @property
+    def execution_tag(self) -> str | None:
+        return self.producer.execution_tag
+
+    @property
+    def retry(self) -> Ladder:
+        return self.producer.retry
+
+    @property
+    def broken(self) -> Outcome | None:
+        return self.producer.broken
 
 
 class Occurrence:
@@ -146,15 +159,20 @@ class Occurrence:
         # even if an update has since replaced the plan's. What else it reads of that
         # definition (``schedule``, ``target``...) is read through it, not copied: one is
         # made for every occurrence.
-        self.producer = plan.producer
-        self.record_fields = plan.record_fields
+        self.producer = producer = plan.producer
+        fields = plan.record_fields
+        if fields is None:  # the first occurrence of the plan's definition
+            fields = plan.record_fields = producer.record_fields()
+            if plan.pending is NONE_PENDING:
+                plan.pending = Pending()
+        self.record_fields = fields
         self.version = plan.version
         self.nominal = nominal
         self.first_due = first_due
         #: 0 for an occurrence of the schedule's expression; n for the n-th fired by hand.
         self.fired = fired
         if fired:
-            self.record_fields = {**plan.record_fields, "fired": True}
+            self.record_fields = {**fields, "fired": True}
         self._event_id: str | None = None
         self.attempts: list[Attempt] = []
         self.status = PENDING

@@ -112,15 +112,13 @@ class Planner:
 
     def _define(self, plan: Plan, schedule: Schedule) -> None:
         template = self.settings.current.sqs_queue_url_template
-        producer = ScheduleProducer(
-            schedule, arn=plan.arn, queue_url_template=template, event_key=plan.event_key
-        )
+        producer = ScheduleProducer(schedule, arn=plan.arn, queue_url_template=template)
         self.define(plan, producer)
 
     def define(self, plan: Plan, producer: Producer) -> None:
         """Give ``plan`` the definition ``producer`` (a new version of it)."""
         plan.define(producer)
-        if plan.broken is None:
+        if producer.broken is None:
             self.broken.discard(plan.arn)
         else:
             self.broken.add(plan.arn)

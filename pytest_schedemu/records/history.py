@@ -339,7 +339,7 @@ class History:
         every known name, and whether nothing was forgotten."""
         with self._lock:
             known = self._known
-            return dict(known.by_name.get(name, ())), list(known.by_name), known.complete
+            return known.schedules_named(name), list(known.by_name), known.complete
 
     def known_schedule_arns(self) -> dict[str, str]:
         """(schedule ARN -> name) of every schedule since the last clear, in the order first

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pytest_schedemu.model.arns import ScheduleArn
 from pytest_schedemu.model.resources import Schedule
 
 if TYPE_CHECKING:
@@ -39,8 +40,10 @@ class Known:
     """
 
     def __init__(self) -> None:
-        #: schedule name -> its (schedule ARN, group) pairs, names in the order first seen.
-        self.by_name: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: schedule name -> the ARN of each schedule of that name (the ARN alone when there
+        #: is one, as there mostly is: a name is remembered for every schedule made), names
+        #: in the order first seen.
+        self.by_name: dict[str, str | tuple[str, ...]] = {}
         #: schedule ARN -> name, in the order first seen.
         self.arns: dict[str, str] = {}
         #: The groups that held a schedule, in the order first seen.
@@ -88,11 +91,11 @@ class Known:
             self.complete = False
             oldest = next(iter(self.arns))
             oldest_name = self.arns.pop(oldest)
-            kept = tuple(pair for pair in self.by_name[oldest_name] if pair[0] != oldest)
-            if kept:
-                self.by_name[oldest_name] = kept
-            else:
+            kept = tuple(arn for arn in self._arns_named(oldest_name) if arn != oldest)
+            if not kept:
                 del self.by_name[oldest_name]
+            else:
+                self.by_name[oldest_name] = kept[0] if len(kept) == 1 else kept
         for table in (self.groups, self.targets, self.dead_letter_queues):
             while len(table) > cap:
                 self.complete = False
@@ -113,8 +116,18 @@ class Known:
         self.complete = saved.complete
 
     def _add(self, arn: str, group: str, name: str) -> None:
-        pairs = self.by_name.get(name, ())
-        if (arn, group) not in pairs:
-            self.by_name[name] = (*pairs, (arn, group))
+        arns = self.by_name.get(name)
+        if arns is None:
+            self.by_name[name] = arn
+        elif arn not in self._arns_named(name):
+            self.by_name[name] = (arns, arn) if isinstance(arns, str) else (*arns, arn)
         self.arns[arn] = name
         self.groups[group] = None
+
+    def _arns_named(self, name: str) -> tuple[str, ...]:
+        arns = self.by_name.get(name, ())
+        return (arns,) if isinstance(arns, str) else arns
+
+    def schedules_named(self, name: str) -> dict[str, str]:
+        """(schedule ARN -> group) of every remembered schedule named ``name``."""
+        return {arn: ScheduleArn.parse(arn).group for arn in self._arns_named(name)}

@@ -2,7 +2,9 @@
 
 Groups and schedules are kept in dicts for lookups and in sorted key lists for listing:
 a page starts after the last key of the previous one, so paging stays correct while
-other calls create and delete, and costs a bisection rather than a scan. Only the methods
+other calls create and delete, and costs a bisection rather than a scan. Schedules are
+kept by group, then by name: a (group, name) key per schedule would cost each as much as
+its name. Only the methods
 below change them, each keeping the dict and its key list in step; the store decides
 whether a change is allowed and calls them under its lock.
 """
@@ -26,8 +28,11 @@ class RegionState:
         self.region = region
         self._groups: dict[str, ScheduleGroup] = {}
         self._group_names: list[str] = []  # sorted, for keyset paging
-        self._schedules: dict[ScheduleKey, Schedule] = {}
-        self._schedule_keys: list[ScheduleKey] = []  # sorted, for keyset paging
+        #: group -> name -> schedule, and group -> its schedules' names, sorted for keyset
+        #: paging; a group is there while it holds a schedule.
+        self._schedules: dict[str, dict[str, Schedule]] = {}
+        self._schedule_names: dict[str, list[str]] = {}
+        self._schedule_count = 0
         # The default group exists in every partition from the moment the state was
         # created or last reset, whether or not anyone looked at it.
         self.add_group(default_group(account_id, region, created_at))
@@ -38,7 +43,8 @@ class RegionState:
         return self._groups.get(name)
 
     def schedule(self, group: str, name: str) -> Schedule | None:
-        return self._schedules.get((group, name))
+        held = self._schedules.get(group)
+        return None if held is None else held.get(name)
 
     @property
     def group_count(self) -> int:
@@ -46,12 +52,12 @@ class RegionState:
 
     @property
     def schedule_count(self) -> int:
-        return len(self._schedules)
+        return self._schedule_count
 
     @property
     def untouched(self) -> bool:
         """Whether it holds only its default group, as a partition never used reads."""
-        return not self._schedules and len(self._groups) == 1
+        return not self._schedule_count and len(self._groups) == 1
 
     def groups(self) -> Iterator[ScheduleGroup]:
         """Every group, by name."""
@@ -60,8 +66,8 @@ class RegionState:
 
     def schedules(self) -> Iterator[Schedule]:
         """Every schedule, by (group, name)."""
-        schedules = self._schedules
-        return (schedules[key] for key in self._schedule_keys)
+        schedules, names = self._schedules, self._schedule_names
+        return (schedules[group][name] for group in sorted(names) for name in names[group])
 
     def group_page(
         self, prefix: str | None, after: str | None, limit: int
@@ -93,26 +99,30 @@ class RegionState:
     ) -> tuple[list[Schedule], bool]:
         """Up to ``limit`` schedules after the key ``after`` that pass the filters, and
         whether more follow."""
-        keys = self._schedule_keys
-        start = 0 if after is None else bisect.bisect_right(keys, after)
-        if group is not None:
-            start = max(start, bisect.bisect_left(keys, (group, prefix or "")))
+        all_names = self._schedule_names
+        groups = sorted(all_names) if group is None else [group] if group in all_names else []
         page: list[Schedule] = []
-        for index in range(start, len(keys)):
-            key = keys[index]
-            if group is not None and key[0] != group:
-                break
-            if prefix is not None and not key[1].startswith(prefix):
+        for held_by in groups:
+            if after is not None and held_by < after[0]:
+                continue
+            names = all_names[held_by]
+            start = 0
+            if after is not None and held_by == after[0]:
+                start = bisect.bisect_right(names, after[1])
+            if prefix is not None:
                 # Within one group the names with the prefix are contiguous.
-                if group is not None:
+                start = max(start, bisect.bisect_left(names, prefix))
+            held = self._schedules[held_by]
+            for index in range(start, len(names)):
+                name = names[index]
+                if prefix is not None and not name.startswith(prefix):
                     break
-                continue
-            schedule = self._schedules[key]
-            if state_filter is not None and schedule.state != state_filter:
-                continue
-            if len(page) == limit:
-                return page, True
-            page.append(schedule)
+                schedule = held[name]
+                if state_filter is not None and schedule.state != state_filter:
+                    continue
+                if len(page) == limit:
+                    return page, True
+                page.append(schedule)
         return page, False
 
     # -- changes -------------------------------------------------------------------------
@@ -138,39 +148,43 @@ class RegionState:
         """Remove the group and its schedules; the schedules removed, by name."""
         if name not in self._groups:
             raise KeyError(f"group {name!r} is not in {self._where}")
-        keys = self._schedule_keys
-        start = bisect.bisect_left(keys, (name, ""))
-        end = start
-        while end < len(keys) and keys[end][0] == name:
-            end += 1
-        removed = [self._schedules.pop(key) for key in keys[start:end]]
-        del keys[start:end]
+        held = self._schedules.pop(name, {})
+        removed = [held[schedule] for schedule in self._schedule_names.pop(name, ())]
+        self._schedule_count -= len(removed)
         del self._groups[name]
         del self._group_names[bisect.bisect_left(self._group_names, name)]
         return removed
 
     def add_schedule(self, schedule: Schedule) -> None:
-        key = (schedule.group_name, schedule.name)
-        if key in self._schedules:
-            raise KeyError(f"schedule {key!r} is already in {self._where}")
-        bisect.insort(self._schedule_keys, key)
-        self._schedules[key] = schedule
+        group, name = schedule.group_name, schedule.name
+        held = self._schedules.setdefault(group, {})
+        if name in held:
+            raise KeyError(f"schedule {(group, name)!r} is already in {self._where}")
+        bisect.insort(self._schedule_names.setdefault(group, []), name)
+        held[name] = schedule
+        self._schedule_count += 1
 
     def replace_schedule(self, schedule: Schedule) -> Schedule:
         """Put ``schedule`` in place of the one of its group and name; the one replaced."""
-        key = (schedule.group_name, schedule.name)
-        previous = self._schedules.get(key)
-        if previous is None:
-            raise KeyError(f"schedule {key!r} is not in {self._where}")
-        self._schedules[key] = schedule
+        group, name = schedule.group_name, schedule.name
+        held = self._schedules.get(group)
+        previous = None if held is None else held.get(name)
+        if held is None or previous is None:
+            raise KeyError(f"schedule {(group, name)!r} is not in {self._where}")
+        held[name] = schedule
         return previous
 
     def remove_schedule(self, group: str, name: str) -> Schedule | None:
         """Remove a schedule; the one removed, or None when there was none."""
-        key = (group, name)
-        removed = self._schedules.pop(key, None)
-        if removed is not None:
-            del self._schedule_keys[bisect.bisect_left(self._schedule_keys, key)]
+        held = self._schedules.get(group)
+        removed = None if held is None else held.pop(name, None)
+        if held is None or removed is None:
+            return None
+        self._schedule_count -= 1
+        names = self._schedule_names[group]
+        del names[bisect.bisect_left(names, name)]
+        if not names:
+            del self._schedules[group], self._schedule_names[group]
         return removed
 
     @property

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pytest_schedemu.formats.times import Moment
-from pytest_schedemu.model.arns import ScheduleArn
 from pytest_schedemu.model.resources import Target
 from pytest_schedemu.model.slots import slotted
 from pytest_schedemu.settings.options import DEFAULT_SQS_QUEUE_URL_TEMPLATE
@@ -31,9 +30,6 @@ class TargetPlan:
     target: Target
     kind: TargetKind
     schedule_arn: str
-    #: The schedule's account and region, which the default event carries.
-    account: str
-    region: str
     #: The keys failure rules and handlers match: the ARN, and ``service:action`` if universal.
     control_keys: tuple[str, ...]
     #: (code, message) of an attempt while the target is declared missing (§5.12).
@@ -44,6 +40,18 @@ class TargetPlan:
     materialize: Render
     #: The target API's operation an attempt calls, e.g. "SendMessage"; None for generic.
     operation: str | None
+
+    # The account and region the default event carries are the ARN's: read from it when an
+    # attempt's payload is made, rather than kept by every live schedule.
+    @property
+    def account(self) -> str:
+        """The account of ``schedule_arn``."""
+        return self.schedule_arn.split(":", 5)[4]
+
+    @property
+    def region(self) -> str:
+        """The region of ``schedule_arn``."""
+        return self.schedule_arn.split(":", 5)[3]
 
     def payload(
         self, scheduled_time: Moment, event_id: str, execution_id: str, attempt_number: int
@@ -85,22 +93,15 @@ def plan_target(
     *,
     schedule_arn: str,
     queue_url_template: str = DEFAULT_SQS_QUEUE_URL_TEMPLATE,
-    partition: tuple[str, str] | None = None,
 ) -> TargetPlan:
-    """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target.
-    ``partition`` is the schedule's (account, region), when the caller knows them."""
+    """Prepare ``target`` of the schedule ``schedule_arn``; the target must pass check_target."""
     kind = target_kind(target.arn)
-    if partition is None:
-        parts = ScheduleArn.parse(schedule_arn)
-        partition = (parts.account, parts.region)
     context = TargetContext(target, kind, schedule_arn, queue_url_template)
     materialize = _shared_renderer(context) if not target.parameters else kind.spec.build(context)
     return TargetPlan(
         target=target,
         kind=kind,
         schedule_arn=schedule_arn,
-        account=partition[0],
-        region=partition[1],
         control_keys=control_keys(target.arn),
         missing_error=missing_target_error(kind, target.arn),
         carries_payload=carries_payload(kind, target.input is not None),

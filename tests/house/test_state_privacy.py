@@ -61,7 +61,7 @@ def _reaching_in(tree: ast.AST) -> list[str]:
 
 
 def test_the_scan_knows_the_partitions_records() -> None:
-    assert {"_groups", "_group_names", "_schedules", "_schedule_keys"} <= PRIVATE
+    assert {"_groups", "_group_names", "_schedules", "_schedule_names"} <= PRIVATE
     assert {"_regions", "_partition", "_tokens"} <= PRIVATE
 
 
@@ -70,7 +70,7 @@ def test_the_scan_sees_a_reach_into_the_store() -> None:
         "def f(self, store):\n"
         "    self._schedules.add(1)\n"
         "    store._regions.clear()\n"
-        "    self._store._partition('a', 'r')._schedule_keys.append(('g', 'n'))\n"
+        "    self._store._partition('a', 'r')._schedule_names.setdefault('g', [])\n"
         "    getattr(store, '_tokens')\n"
     )
     assert [line.split(":")[0] for line in _reaching_in(ast.parse(code))] == [

@@ -118,3 +118,18 @@ def test_one_more_name_is_named_rather_than_counted(emu: Emulator, client: Any) 
     create(client, "s11")
     with pytest.raises(LookupError, match=r" and 2 more$"):
         emu.executions("nope")
+
+
+def test_a_name_forgotten_in_one_group_stays_known_in_the_groups_that_still_hold_it() -> None:
+    with Emulator(transport="inprocess", max_records=4) as emu:
+        client = emu.client()
+        for group in ("a", "b", "c"):
+            in_group(client, group)
+        with pytest.raises(ValueError, match="several groups: a, b, c"):
+            emu.executions("s")
+        # Two more names push the oldest schedule (group a's) out of what is remembered.
+        create(client, "t")
+        create(client, "u")
+        with pytest.raises(ValueError, match="several groups: b, c"):
+            emu.executions("s")
+        assert emu.executions("s", group="c") == []

@@ -150,3 +150,40 @@ def test_the_keys_stay_in_order_through_any_changes(
         assert all(state.schedule(*key) is s for key, s in schedules.items())
         assert (state.group_count, state.schedule_count) == (len(groups), len(schedules))
     assert all_pages(state, limit) == [schedules[key] for key in sorted(schedules)]
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5])
+@pytest.mark.parametrize("in_group", [None, "b", "c"])
+def test_a_name_prefix_walked_page_by_page_lists_each_match_once_in_key_order(
+    in_group: str | None, limit: int
+) -> None:
+    state = partition()
+    keys = [
+        ("a", "pay-2"),
+        ("a", "ann"),
+        ("a", "pay-1"),
+        ("b", "zed"),
+        ("b", "pay"),
+        ("b", "paz"),
+        ("b", "a"),
+        ("c", "pay-3"),
+    ]
+    for name in ("a", "b", "c"):
+        state.add_group(group(name))
+    for group_name, name in keys:
+        state.add_schedule(schedule(group_name, name))
+    expected = sorted(
+        key for key in keys if key[1].startswith("pay") and in_group in (None, key[0])
+    )
+    found: list[tuple[str, str]] = []
+    more = True
+    while more:
+        page, more = state.schedule_page(
+            group=in_group,
+            prefix="pay",
+            state_filter=None,
+            after=found[-1] if found else None,
+            limit=limit,
+        )
+        found += [(s.group_name, s.name) for s in page]
+    assert found == expected

@@ -42,51 +42,41 @@ if TYPE_CHECKING:
 class Producer(ABC):
     """One definition of something that makes occurrences on the clock."""
 
-    __slots__ = (
-        "activation",
-        "broken",
-        "event_key",
-        "execution_tag",
-        "identity",
-        "record_fields",
-        "retry",
-        "schedule",
-        "target",
-        "timeline",
-    )
+    # A live schedule holds one: what a subclass can work out from the rest (its identity,
+    # its event key) or shares with every other of its kind (its retry ladder) is a
+    # property or a class attribute there, not a slot.
+    __slots__ = ("schedule", "target", "timeline")
 
-    def __init__(
-        self,
-        *,
-        schedule: Schedule,
-        timeline: Timeline,
-        target: TargetPlan,
-        identity: dict[str, Any],
-        activation: int,
-        event_key: tuple[str, int],
-        retry: Ladder,
-        execution_tag: str | None = None,
-        broken: Outcome | None = None,
-    ) -> None:
+    #: What says, in every record of it, what made the record.
+    identity: dict[str, Any]
+    #: What its occurrences' event ids are made of: (a name, a number).
+    event_key: tuple[str, int]
+    #: The ladder its failed attempts climb.
+    retry: Ladder
+    #: Told apart in its attempts' execution ids, or None.
+    execution_tag: str | None = None
+    broken: Outcome | None = None
+
+    def __init__(self, *, schedule: Schedule, timeline: Timeline, target: TargetPlan) -> None:
         #: The definition as the planner plays it: expression, window, start and end,
         #: target, retry policy, dead-letter queue, state.
         self.schedule = schedule
         self.timeline = timeline
         #: Its target, prepared once for all of its attempts.
         self.target = target
-        #: What says, in every record of it, what made the record.
-        self.identity = identity
-        self.activation = activation
-        #: What its occurrences' event ids are made of: (a name, a number).
-        self.event_key = event_key
-        #: Told apart in its attempts' execution ids, or None.
-        self.execution_tag = execution_tag
-        self.retry = retry
-        self.broken = broken
-        #: The fields every attempt record of it shares, but those its class has as
-        #: defaults (a schedule's ``source``, a success's error fields): each record holds
-        #: its own copy, and a successful one only adds its attempt number.
-        self.record_fields = beyond_defaults(
+
+    @property
+    def activation(self) -> int:
+        """The first second its expression may fire at."""
+        return self.schedule.eligible_from
+
+    def record_fields(self) -> dict[str, Any]:
+        """The fields every attempt record of it shares, but those its class has as
+        defaults (a schedule's ``source``, a success's error fields): each record holds
+        its own copy, and a successful one only adds its attempt number. Made once per
+        definition, for its first occurrence (``Plan.record_fields``)."""
+        schedule = self.schedule
+        return beyond_defaults(
             Attempt,
             {
                 **self.execution_fields,

@@ -33,7 +33,9 @@ class RuleTargetProducer(Producer):
     """One definition of the target ``target`` of ``rule``: ``definition`` is how the
     planner plays it (``rule_target_schedule``)."""
 
-    __slots__ = ("planned",)
+    __slots__ = ("broken", "event_key", "execution_tag", "identity", "planned")
+
+    retry = staticmethod(eventbridge_next_attempt)
 
     def __init__(
         self,
@@ -47,14 +49,22 @@ class RuleTargetProducer(Producer):
             definition.target,
             rule_arn=rule.arn,
             rule_name=rule.name,
-            account=rule.account_id,
-            region=rule.region,
             target_id=target.id,
             input_path=target.input_path,
             transformer=target.input_transformer,
             queue_url_template=queue_url_template,
         )
         broken = self.planned.broken
+        self.identity = {
+            "source": RULE,
+            "schedule_arn": None,
+            "rule_arn": rule.arn,
+            "rule_name": rule.name,
+            "target_id": target.id,
+        }
+        self.event_key = (rule.arn, rule.incarnation)
+        self.execution_tag = target.id
+        self.broken = None if broken is None else Outcome.failure(*broken, False)
         super().__init__(
             schedule=definition,
             timeline=timeline(
@@ -63,18 +73,6 @@ class RuleTargetProducer(Producer):
                 created_at=rule.activated_at,
             ),
             target=self.planned,
-            identity={
-                "source": RULE,
-                "schedule_arn": None,
-                "rule_arn": rule.arn,
-                "rule_name": rule.name,
-                "target_id": target.id,
-            },
-            activation=definition.eligible_from,
-            event_key=(rule.arn, rule.incarnation),
-            execution_tag=target.id,
-            retry=eventbridge_next_attempt,
-            broken=None if broken is None else Outcome.failure(*broken, False),
         )
 
     def dead_letter(

@@ -9,7 +9,7 @@ attempt's request with the payload shortened to fit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_schedemu.delivery.backends import DeadLetterRequest
 from pytest_schedemu.dispatch.deadletter import build_dead_letter
@@ -31,14 +31,9 @@ class ScheduleProducer(Producer):
 
     __slots__ = ("arn",)
 
-    def __init__(
-        self,
-        schedule: Schedule,
-        *,
-        arn: str,
-        queue_url_template: str,
-        event_key: tuple[str, int] | None = None,
-    ) -> None:
+    retry = staticmethod(next_attempt)
+
+    def __init__(self, schedule: Schedule, *, arn: str, queue_url_template: str) -> None:
         self.arn = arn
         super().__init__(
             schedule=schedule,
@@ -53,14 +48,18 @@ class ScheduleProducer(Producer):
                 schedule.target,
                 schedule_arn=arn,
                 queue_url_template=queue_url_template,
-                partition=(schedule.account_id, schedule.region),
             ),
-            identity={"source": SCHEDULE, "schedule_arn": arn},
-            activation=schedule.eligible_from,
-            # The plan's own key when it hands it over: one tuple per plan, not per definition.
-            event_key=(arn, schedule.incarnation) if event_key is None else event_key,
-            retry=next_attempt,
         )
+
+    # Made when read (activities, dead letters, listings, never per occurrence): kept, they
+    # would cost every live schedule a dict and a tuple.
+    @property
+    def identity(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"source": SCHEDULE, "schedule_arn": self.arn}
+
+    @property
+    def event_key(self) -> tuple[str, int]:  # type: ignore[override]
+        return self.arn, self.schedule.incarnation
 
     def dead_letter(
         self,
