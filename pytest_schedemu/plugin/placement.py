@@ -15,11 +15,17 @@ filled. So:
 Both only while the fixtures are the plugin's own (a conftest's override, or a direct
 parametrization, gets what it always got), and not when pytest shows the fixtures it sets up
 (``--setup-show``, ``--setup-plan``), which should list them.
+
+Both read pytest's internals (a test's ``_fixtureinfo``, ``_request``, ``funcargs`` and its
+``setup`` method), which no release promises to keep: the first test of a run shows whether
+this pytest has them all, and where it does not, every test gets the fixtures pytest sets up
+itself (slower, the same fixtures, in the same order).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -41,6 +47,7 @@ def place_fixtures(items: list[pytest.Item], plugin: str, for_test: EmulatorForT
     """Give marked tests the emulator, and note the tests ``schedemu`` hands the client to
     and those that set the emulator up themselves; ``plugin`` is the module that defines
     the fixtures, ``for_test`` the ``schedemu`` fixture's setup and teardown."""
+    fits = fits_pytest(next((item for item in items if isinstance(item, pytest.Function)), None))
     for item in items:
         names = getattr(item, "fixturenames", None)
         if names is None:
@@ -49,7 +56,7 @@ def place_fixtures(items: list[pytest.Item], plugin: str, for_test: EmulatorForT
         # fixture: that would cost every test of the run, marked or not, a fixture.)
         if "schedemu" not in names and item.get_closest_marker("schedemu"):
             names.insert(_first_function_scoped(item, names), "schedemu")
-        if "schedemu" not in names or not _own(item, plugin, "schedemu"):
+        if not fits or "schedemu" not in names or not _own(item, plugin, "schedemu"):
             continue
         if "scheduler_client" in names and _own(item, plugin, "scheduler_client"):
             _move_before_client(names)
@@ -59,6 +66,33 @@ def place_fixtures(items: list[pytest.Item], plugin: str, for_test: EmulatorForT
             item.setup = functools.partial(  # type: ignore[method-assign]
                 _set_up, item, item.setup, for_test
             )
+
+
+def fits_pytest(item: pytest.Function | None) -> bool:
+    """Whether this pytest's tests have what the handing and the own setup read and replace,
+    shown by one of them (a run with no test function needs neither)."""
+    if item is None:
+        return False
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = getattr(info, "name2fixturedefs", None)
+    request = getattr(item, "_request", None)
+    set_up = getattr(item, "setup", None)
+    return (
+        isinstance(getattr(info, "argnames", None), tuple)
+        and isinstance(definitions, dict)
+        and all(
+            all(hasattr(found[-1], name) for name in ("func", "argnames", "scope"))
+            and isinstance(found[-1].scope, str)
+            for found in definitions.values()
+            if found
+        )
+        and isinstance(getattr(item, "funcargs", None), dict)
+        and isinstance(getattr(item, "fixturenames", None), list)
+        and callable(getattr(request, "getfixturevalue", None))
+        and callable(set_up)
+        and not inspect.signature(set_up).parameters
+        and callable(getattr(item, "addfinalizer", None))
+    )
 
 
 def _first_function_scoped(item: pytest.Item, names: list[str]) -> int:

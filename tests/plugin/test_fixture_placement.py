@@ -245,3 +245,73 @@ def test_steers_nothing(schedemu):
     result = _run(pytester)
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*ERROR at teardown of test_steers_nothing*", "*no attempt*"])
+
+
+def test_a_pytest_without_the_internals_gets_ordinary_fixtures_in_the_same_order(
+    pytester: pytest.Pytester,
+) -> None:
+    # A pytest whose tests lack what the handing and the own setup read: pytest sets the
+    # plugin's function-scoped fixtures up itself, and a test sees what it always saw.
+    pytester.makeconftest(
+        """
+import os
+import pytest
+from pytest_schedemu.plugin import placement
+
+set_up = []
+seen = []
+kept = placement.fits_pytest
+
+def pytest_configure():
+    placement.fits_pytest = lambda item: False
+
+def pytest_unconfigure():
+    placement.fits_pytest = kept
+
+def pytest_fixture_setup(fixturedef):
+    set_up.append(fixturedef.argname)
+
+@pytest.fixture
+def before():
+    seen.append(("before up", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+    yield
+    seen.append(("before down", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+
+@pytest.fixture
+def after():
+    seen.append(("after up", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+    yield
+    seen.append(("after down", os.environ.get("AWS_ENDPOINT_URL_SCHEDULER")))
+"""
+    )
+    pytester.makepyfile(
+        """
+import conftest
+import pytest
+
+def test_one(before, schedemu, after):
+    seen = conftest.seen
+    seen.append(("test", schedemu.endpoint_url))
+
+@pytest.mark.schedemu(region="eu-west-1")
+def test_client(scheduler_client, schedemu):
+    assert scheduler_client.meta.region_name == "eu-west-1"
+    assert scheduler_client.list_schedules()["Schedules"] == []
+
+def test_check():
+    seen = conftest.seen
+    url = seen[2][1]
+    assert url
+    assert seen == [
+        ("before up", None),
+        ("after up", url),
+        ("test", url),
+        ("after down", url),
+        ("before down", None),
+    ]
+    assert conftest.set_up == [
+        "schedemu_server", "before", "schedemu", "after", "schedemu", "scheduler_client",
+    ]
+"""
+    )
+    _run(pytester).assert_outcomes(passed=3)
