@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from pytest_schedemu.dispatch.occurrences import Plan
 from pytest_schedemu.dispatch.producers import RuleTargetProducer
@@ -55,8 +55,9 @@ if TYPE_CHECKING:
     from pytest_schedemu.dispatch.planner import Planner
 
 #: What a target's plan was made from: the rule's expression, whether it fires, when it
-#: was activated, and the target. A change to any re-plans the target.
-_MadeFrom = tuple[str | None, bool, datetime, RuleTarget]
+#: was activated, and the target. A change to any re-plans the target. (``Optional``: an
+#: alias is evaluated when the module loads, and ``str | None`` needs Python 3.10.)
+_MadeFrom = tuple[Optional[str], bool, datetime, RuleTarget]
 
 
 class RulePlanning:
