@@ -6,7 +6,7 @@ PutTargets entry under the API's names, except where an ECS target's spelling di
 CloudFormation's type conversions (``requests.typed``), then added to the load's batch of
 the command layer (``Batch.rule``), whose checks are PutRule's and PutTargets' own, so a
 template can never hold a rule the API would refuse. What CloudFormation does differently
-from a client calling the API (docs/stacks.md, "Scheduled rules"):
+from a client calling the API (docs/guide/stacks.md, "Scheduled rules"):
 
 - ``EventPattern`` is JSON in a template, an object or a string; PutRule takes its text;
 - a target PutTargets would answer in ``FailedEntries`` fails the resource, as a stack

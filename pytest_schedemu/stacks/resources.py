@@ -1,7 +1,7 @@
 """One row per resource type: its name property and the longest name it takes, its ARN,
 what ``Ref`` answers and what each ``Fn::GetAtt`` attribute answers.
 
-The rules and where each comes from are in docs/stacks.md. A row's ARN and answers are
+The rules and where each comes from are in docs/guide/stacks.md. A row's ARN and answers are
 format strings over the values of one resource (``partition``, ``region``, ``account``,
 ``dns_suffix``, ``name``, ``arn`` and what its ``extras`` add), so that a row reads like
 the documentation's table it was taken from.

@@ -1,4 +1,4 @@
-"""``schedemu next`` and ``schedemu check``, and the README's examples of them."""
+"""``schedemu next`` and ``schedemu check``, and the cron tool guide's examples of them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from pytest_schedemu.cli import main
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cron-tool.md"
 SPRING_FORWARD = [
     "2026-03-07T07:30:00Z  2026-03-07 02:30:00-05:00 EST",
     "2026-03-09T06:30:00Z  2026-03-09 02:30:00-04:00 EDT",
@@ -120,15 +120,14 @@ def test_the_installed_command_exits_2_for_an_invalid_expression() -> None:
     assert done.stderr == "schedemu: Invalid Schedule Expression cron(0 9 * * MON *).\n"
 
 
-def _tool_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("\n## The cron engine as a tool\n", 1)[1].split("\n## ", 1)[0]
+def _guide() -> str:
+    return GUIDE.read_text(encoding="utf-8")
 
 
-def test_the_readme_console_example_is_what_the_commands_print(
+def test_the_guide_console_example_is_what_the_commands_print(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    block = re.search(r"```console\n(.*?)```", _tool_section(), re.DOTALL)
+    block = re.search(r"```console\n(.*?)```", _guide(), re.DOTALL)
     assert block is not None
     commands = re.findall(r"^\$ schedemu (.*)\n((?:[^$].*\n)*)", block.group(1), re.MULTILINE)
     assert [args.split()[0] for args, _ in commands] == ["next", "check"]
@@ -139,10 +138,10 @@ def test_the_readme_console_example_is_what_the_commands_print(
         assert out + err == shown
 
 
-def test_the_readme_python_example_runs_as_shown() -> None:
-    block = re.search(r"```pycon\n(.*?)```", _tool_section(), re.DOTALL)
+def test_the_guide_python_example_runs_as_shown() -> None:
+    block = re.search(r"```pycon\n(.*?)```", _guide(), re.DOTALL)
     assert block is not None
-    example = doctest.DocTestParser().get_doctest(block.group(1), {}, "README", str(README), 0)
+    example = doctest.DocTestParser().get_doctest(block.group(1), {}, "cron-tool", str(GUIDE), 0)
     assert len(example.examples) == 3
     results = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(example)
     assert results.failed == 0
