@@ -28,14 +28,16 @@ from pytest_schedemu.settings.option import MARKER, PLUGIN, RUN, SERVER, TEST, O
 from pytest_schedemu.settings.options import OPTIONS  # noqa: E402
 
 PLACEHOLDER = "<!-- settings table -->"
+# What a setting is comes first, read across a page; the doors follow, where the table may
+# scroll sideways.
 COLUMNS = (
     "Setting",
+    "Default",
+    "What it does",
     "ini key",
     "Command-line flag",
     "Marker keyword",
     "Environment variable",
-    "Default",
-    "What it does",
 )
 NONE = "—"
 
@@ -97,12 +99,12 @@ def markdown_row(item: Row) -> str:
         default += f" (`schedemu serve`: `{item.serve_default}`)"
     cells = (
         f"`{item.setting}`",
+        _cell(default),
+        _cell(item.help),
         _code(item.ini_key),
         "<br>".join(flags) or NONE,
         _code(item.marker_keyword),
         _code(item.environment_variable),
-        _cell(default),
-        _cell(item.help),
     )
     return "| " + " | ".join(cells) + " |"
 
