@@ -1,6 +1,6 @@
 """Every Python example in README.md and docs/ runs as written.
 
-The convention (README, "Contributing": "Examples that run"): each ```python block is run, unless
+The convention (docs/contributing.md, "Examples that run"): each ```python block is run, unless
 the line just before it is ``<!-- not run: <why> -->``. A block that defines a ``test_``
 function is a test module, run by pytest with this plugin (and the ``billing_assembly``
 fixture of ``examples/stacks``), and each of its tests must pass. Any other block is a
