@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from types import TracebackType
@@ -326,7 +327,9 @@ class Emulator(Inspection):
     # -- time ------------------------------------------------------------------------------
 
     def tick(self) -> list[Attempt]:
-        """Deliver everything due at the current instant without moving time."""
+        """Deprecated, going in the next release: ``emu.clock.tick()``, beside the clock's
+        other moves, delivers what is due at the current instant."""
+        _renamed("emu.tick()", "emu.clock.tick()")
         return self.clock.tick()
 
     @documents_filters
@@ -415,12 +418,22 @@ class Emulator(Inspection):
         return interception.route(self._app, lambda: self.settings.verify_signatures, rules)
 
     def use_transport(self, transport: str) -> None:
-        """Choose how clients built by ``client()`` from now on reach the emulator."""
+        """Deprecated, going in the next release: ``configure(transport=...)`` chooses how
+        clients built by ``client()`` from now on reach the emulator."""
+        _renamed("emu.use_transport(t)", "emu.configure(transport=t)")
         self.configure(transport=transport)
 
     def __repr__(self) -> str:
         where = self._server.url if self._server is not None else "stopped"
         return f"<Emulator {where} region={self.region} now={self.clock.now().isoformat()}>"
+
+
+def _renamed(old: str, new: str) -> None:
+    warnings.warn(
+        f"{old} is deprecated and goes in the next release: use {new}",
+        DeprecationWarning,
+        stacklevel=3,  # the line that called the old name
+    )
 
 
 class DebugView:

@@ -104,7 +104,7 @@ def test_stop_does_not_wait_past_its_bound_for_a_blocking_sync_handler() -> None
     emu.start()
     emu.target(QUEUE).handle(lambda attempt: release.wait(30))
     create(emu.client(), expression="at(2026-03-01T10:00:00)")
-    mover = threading.Thread(target=emu.tick)
+    mover = threading.Thread(target=emu.clock.tick)
     mover.start()
     wait_for(lambda: emu.clock.guard.busy)
     started = time.monotonic()
