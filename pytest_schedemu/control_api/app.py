@@ -57,7 +57,7 @@ from pytest_schedemu.protocol.signing import verify as verify_signature
 from pytest_schedemu.provisioning.loading import LoadedStacks
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
-from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.clock import Clock, DeliveryGuard
 from pytest_schedemu.timekeeping.stepping import MAX_STEPS
 
 PREFIX = "/_schedemu/"
@@ -112,6 +112,7 @@ class ControlApi:
         *,
         records: Records,
         clock: Clock,
+        guard: DeliveryGuard,
         controls: TargetControls,
         settings: LiveSettings,
         reset: Reset,
@@ -127,6 +128,7 @@ class ControlApi:
         self._schema_version = schema_version
         self._state_failure = state_failure
         self._clock = clock
+        self._guard = guard
         self._controls = controls
         self._settings = settings
         self._reset = reset
@@ -389,7 +391,7 @@ class ControlApi:
         # The request may come from a target handler, whose delivery holds a virtual clock:
         # waiting for the clock would wait for ourselves. A real-time clock's deliveries run
         # on their own threads and hold nothing.
-        if not self._clock.real_time and self._clock.guard.busy:
+        if not self._clock.real_time and self._guard.busy:
             raise ConflictException(
                 f"The clock is delivering an attempt; {action} once the delivery is done."
             )

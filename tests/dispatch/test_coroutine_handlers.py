@@ -271,7 +271,7 @@ def test_stop_from_another_thread_ends_a_move_waiting_on_a_coroutine_handler() -
     create(emu.client(), expression="at(2026-03-01T10:00:00)")
     mover = threading.Thread(target=move)
     mover.start()
-    wait_for(lambda: emu.clock.guard.busy, "the delivery")
+    wait_for(lambda: emu.debug.delivering, "the delivery")
     started = time.monotonic()
     emu.stop()
     assert time.monotonic() - started < 1.5

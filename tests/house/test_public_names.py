@@ -18,6 +18,7 @@ import pytest
 
 import pytest_schedemu
 from pytest_schedemu import errors
+from pytest_schedemu.timekeeping import clock as clocks
 
 INIT = Path(pytest_schedemu.__file__)
 
@@ -265,3 +266,22 @@ def test_a_strictly_typed_user_project_sees_the_real_types(tmp_path: Path) -> No
         "  [attr-defined]",
         '"Emulator" has no attribute "no_such_member"  [attr-defined]',
     ], checked.stdout + checked.stderr
+
+
+#: What a test does with time: read it, and move it (each move also async).
+CLOCK_MEMBERS = {
+    "now",
+    "real_time",
+    *(
+        f"{move}{suffix}"
+        for move in ("advance", "move_to", "tick", "advance_to_next", "run_until", "run_until_idle")
+        for suffix in ("", "_async")
+    ),
+}
+
+
+@pytest.mark.parametrize("clock", [clocks.VirtualClock, clocks.RealClock])
+def test_a_clock_shows_only_what_a_test_does_with_time(clock: type) -> None:
+    # The wiring (placing the clock, its lock, handing it the dispatcher, following its
+    # moves) is the emulator's, through a ClockWiring.
+    assert {name for name in dir(clock) if not name.startswith("_")} == CLOCK_MEMBERS
