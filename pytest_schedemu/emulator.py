@@ -172,15 +172,18 @@ class Emulator(Inspection):
 
     @property
     def region(self) -> str:
+        """The default region (``settings.region``), short for building ARNs."""
         return self.settings.region
 
     @property
     def account_id(self) -> str:
+        """The default account (``settings.account_id``), short for building ARNs."""
         return self.settings.account_id
 
     @property
     def transport(self) -> str:
-        """How clients from ``client()`` reach the emulator: ``http`` or ``inprocess``."""
+        """How clients from ``client()`` reach the emulator, ``http`` or ``inprocess``
+        (``settings.transport``; ``configure(transport=...)`` changes it)."""
         return self.settings.transport
 
     @property
@@ -193,6 +196,7 @@ class Emulator(Inspection):
 
     @property
     def running(self) -> bool:
+        """Whether the HTTP server is serving (between ``start`` and ``stop``)."""
         return self._server is not None and self._server.running
 
     @property
@@ -319,7 +323,8 @@ class Emulator(Inspection):
             )
 
     def stack(self, name: str) -> Stack:
-        """A stack loaded since the last reset, by name; LookupError lists the loaded ones."""
+        """One stack loaded since the last reset, by name (``stacks`` lists them all);
+        LookupError lists the loaded ones."""
         return self._stacks.get(name)
 
     @property

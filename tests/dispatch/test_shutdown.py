@@ -90,7 +90,7 @@ def test_the_control_api_ticks_a_real_clock_while_a_delivery_is_under_way() -> N
         create(emu.client(), expression=AT_ONCE)
         wait_for(lambda: emu.debug.delivering)
         request = urllib.request.Request(
-            f"{emu.endpoint_url}/_schedemu/tick", data=b"{}", method="POST", headers=JSON_TYPE
+            f"{emu.endpoint_url}/_schedemu/clock/tick", data=b"{}", method="POST", headers=JSON_TYPE
         )
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 200
