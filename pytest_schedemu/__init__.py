@@ -1,17 +1,16 @@
 """pytest-schedemu: an AWS EventBridge Scheduler emulator with a virtual clock.
 
-Each public name is declared once, by its import in the ``TYPE_CHECKING`` block below, and
-everything else is read from that block: a name imported ``as`` itself (the typing
-convention for a re-export) is public, in ``__all__``; a name imported plainly left the
-public surface and is still served here, with a ``DeprecationWarning`` naming its home,
-until the next release.
+Each name is declared once, by its import in a ``TYPE_CHECKING`` block below, and everything
+else is read from those imports: a name imported ``as`` itself (the typing convention for a
+re-export) is public, in ``__all__``; a name imported plainly left the public surface and is
+still served here, with a ``DeprecationWarning`` naming its home, until the next release.
 
 The names are imported on first use, not here: pytest loads the plugin in every session of
 a project that has this package installed, most sessions never touch the emulator, and
 importing it (boto3, werkzeug, the service models) costs about a fifth of a second. Static
-type checkers read the block as ordinary imports, so ``from pytest_schedemu import
-Emulator`` has its real type. At run time the block is read with ``ast`` from this file's
-own source, once, at import: about a millisecond, against a second list of the same names
+type checkers read the blocks as ordinary imports, so ``from pytest_schedemu import
+Emulator`` has its real type. At run time the blocks are read with ``ast`` from this file's
+own source, once, at import: a millisecond or two, against a second list of the same names
 to keep in step by hand.
 """
 

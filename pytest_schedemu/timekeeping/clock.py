@@ -337,8 +337,9 @@ class ClockWiring:
     the dispatcher, hold its operation lock, mark deliveries, follow its moves.
 
     Kept off the clock, whose members are what a test does with time (``now``, the moves,
-    ``real_time``); the emulator makes the one wiring of its clock and hands each part the
-    piece it needs, as the dispatcher gets ``set`` and ``guard``. Only this module reads
+    ``real_time``): the emulator wires its clock and hands each part the piece it needs, as
+    the dispatcher gets ``set`` and ``guard``. A wiring holds nothing of its own, so a
+    ``TimeFreeze`` given only the clock wires itself to follow it. Only this module reads
     the clocks' private members.
     """
 
