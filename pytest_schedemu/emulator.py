@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from types import TracebackType
@@ -40,7 +41,7 @@ from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks.loaded import Stack
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
+from pytest_schedemu.timekeeping.clock import ClockWiring, RealClock, VirtualClock
 from pytest_schedemu.timekeeping.freeze import TimeFreeze
 from pytest_schedemu.wire import intercept as interception
 from pytest_schedemu.wire.clients import ClientFactory
@@ -86,6 +87,8 @@ class Emulator(Inspection):
         self.clock: VirtualClock | RealClock = (
             RealClock() if own.clock == "real" else VirtualClock(own.start or wall_clock_now())
         )
+        # What the parts do to the clock and a test must not (place it, hold its lock).
+        self._wiring = wiring = ClockWiring(self.clock)
         self._store = Store(self.clock.now(), live)
         self._history = History(max_records=lambda: live.current.max_records)
         self._controls = TargetControls()
@@ -94,10 +97,10 @@ class Emulator(Inspection):
             settings=live,
             history=self._history,
             controls=self._controls,
-            set_clock=self.clock.set,
+            set_clock=wiring.set,
             now=self.clock.now,
-            clock_observed=lambda: isinstance(self.clock, VirtualClock) and self.clock.followed,
-            guard=self.clock.guard,
+            clock_observed=lambda: wiring.followed,
+            guard=wiring.guard,
         )
         self._store.observer = self._dispatcher.planner
         self._records = Records(
@@ -107,7 +110,7 @@ class Emulator(Inspection):
             identity=lambda: live.current,
             origin=lambda arn: self._stacks.origin(arn),
         )
-        self._firing = Firing(dispatcher=self._dispatcher, records=self._records, clock=self.clock)
+        self._firing = Firing(dispatcher=self._dispatcher, records=self._records, wiring=wiring)
         self._journal: Journal | None = None
         if own.state is not None:
             from pytest_schedemu.dispatch.state import DispatchState
@@ -118,7 +121,7 @@ class Emulator(Inspection):
                 store=self._store,
                 state=DispatchState(self._dispatcher),
                 history=self._history,
-                clock=self.clock,
+                wiring=wiring,
                 settings=live,
             )
         commands = Commands(self._store, live)  # the one way in, for the APIs and the stacks
@@ -126,6 +129,7 @@ class Emulator(Inspection):
         control = ControlApi(
             records=self._records,
             clock=self.clock,
+            guard=wiring.guard,
             controls=self._controls,
             settings=live,
             reset=lambda start: self.reset(start),
@@ -140,12 +144,12 @@ class Emulator(Inspection):
         self._app = SchedulerApp(
             commands=commands, clock=self.clock, settings=live, extra_routes=control
         )
-        self._real_time = RealTimeService.drive(self.clock, self._dispatcher, live)
+        self._real_time = RealTimeService.drive(wiring, self._dispatcher, live)
         self._clients = ClientFactory(app=self._app, settings=live, url=lambda: self.endpoint_url)
         self._server: ServerThread | None = None
         self._lifecycle = threading.Lock()
         self._debug = DebugView(
-            self._app, self._store, self._history, self._dispatcher, self._real_time
+            self._app, self._store, self._history, self._dispatcher, self._real_time, wiring
         )
         # A state file may hold the stacks already: a restarted service takes them back.
         try:
@@ -168,15 +172,18 @@ class Emulator(Inspection):
 
     @property
     def region(self) -> str:
+        """The default region (``settings.region``), short for building ARNs."""
         return self.settings.region
 
     @property
     def account_id(self) -> str:
+        """The default account (``settings.account_id``), short for building ARNs."""
         return self.settings.account_id
 
     @property
     def transport(self) -> str:
-        """How clients from ``client()`` reach the emulator: ``http`` or ``inprocess``."""
+        """How clients from ``client()`` reach the emulator, ``http`` or ``inprocess``
+        (``settings.transport``; ``configure(transport=...)`` changes it)."""
         return self.settings.transport
 
     @property
@@ -189,6 +196,7 @@ class Emulator(Inspection):
 
     @property
     def running(self) -> bool:
+        """Whether the HTTP server is serving (between ``start`` and ``stop``)."""
         return self._server is not None and self._server.running
 
     @property
@@ -248,12 +256,12 @@ class Emulator(Inspection):
         not recorded. Every setting a test may change returns to the emulator's own value,
         or takes the value given here (None: the emulator's own, where it cannot be None).
         """
-        self.clock.guard.refuse_inside()
+        self._wiring.guard.refuse_inside()
         restored = self._own.changed(settings)
         placed = None if start is None else to_utc(start, what="start")
-        with self.clock.operation_lock, self._store.lock:
+        with self._wiring.operation_lock, self._store.lock:
             if placed is not None:
-                self.clock.place(placed)
+                self._wiring.place(placed)
             self._settings.replace(restored)
             self._dispatcher.follow_delivery_setting()
             self._dispatcher.reset()
@@ -276,9 +284,9 @@ class Emulator(Inspection):
         All or nothing: an unknown name or a bad value raises and changes nothing. A None
         for a setting that cannot be None keeps its current value.
         """
-        self.clock.guard.refuse_inside()
+        self._wiring.guard.refuse_inside()
         # Not in the middle of a clock move or an API call: each sees one set of settings.
-        with self.clock.operation_lock, self._store.lock:
+        with self._wiring.operation_lock, self._store.lock:
             self._settings.replace(self.settings.changed(settings))
             self._dispatcher.follow_delivery_setting()
 
@@ -308,14 +316,15 @@ class Emulator(Inspection):
         CDK assembly (``cdk.out``), defines, through CreateSchedule's checks, all or none
         (``StackError`` names the file, the resource and AWS's message). ``placeholders``
         answers a placeholder ARN for resource types the emulator does not know."""
-        self.clock.guard.refuse_inside()
-        with self.clock.operation_lock:
+        self._wiring.guard.refuse_inside()
+        with self._wiring.operation_lock:
             return self._stacks.load(
                 source, self.settings, parameters, stack_name, imports, placeholders
             )
 
     def stack(self, name: str) -> Stack:
-        """A stack loaded since the last reset, by name; LookupError lists the loaded ones."""
+        """One stack loaded since the last reset, by name (``stacks`` lists them all);
+        LookupError lists the loaded ones."""
         return self._stacks.get(name)
 
     @property
@@ -326,7 +335,9 @@ class Emulator(Inspection):
     # -- time ------------------------------------------------------------------------------
 
     def tick(self) -> list[Attempt]:
-        """Deliver everything due at the current instant without moving time."""
+        """Deprecated, going in the next release: ``emu.clock.tick()``, beside the clock's
+        other moves, delivers what is due at the current instant."""
+        _renamed("emu.tick()", "emu.clock.tick()")
         return self.clock.tick()
 
     @documents_filters
@@ -415,12 +426,22 @@ class Emulator(Inspection):
         return interception.route(self._app, lambda: self.settings.verify_signatures, rules)
 
     def use_transport(self, transport: str) -> None:
-        """Choose how clients built by ``client()`` from now on reach the emulator."""
+        """Deprecated, going in the next release: ``configure(transport=...)`` chooses how
+        clients built by ``client()`` from now on reach the emulator."""
+        _renamed("emu.use_transport(t)", "emu.configure(transport=t)")
         self.configure(transport=transport)
 
     def __repr__(self) -> str:
         where = self._server.url if self._server is not None else "stopped"
         return f"<Emulator {where} region={self.region} now={self.clock.now().isoformat()}>"
+
+
+def _renamed(old: str, new: str) -> None:
+    warnings.warn(
+        f"{old} is deprecated and goes in the next release: use {new}",
+        DeprecationWarning,
+        stacklevel=3,  # the line that called the old name
+    )
 
 
 class DebugView:
@@ -434,9 +455,10 @@ class DebugView:
         history: History,
         dispatcher: Dispatcher,
         real_time: RealTimeService | None,
+        wiring: ClockWiring,
     ) -> None:
         self._app, self._store, self._history = app, store, history
-        self._dispatcher, self._real_time = dispatcher, real_time
+        self._dispatcher, self._real_time, self._wiring = dispatcher, real_time, wiring
 
     @property
     def operation_handlers(self) -> dict[str, Callable[[Call, Document], Document]]:
@@ -468,6 +490,11 @@ class DebugView:
     def bulk_runs(self) -> int:
         """How many quiet stretches were played in bulk."""
         return self._dispatcher.bulk_runs
+
+    @property
+    def delivering(self) -> bool:
+        """Whether a delivery is under way in any thread."""
+        return self._wiring.guard.busy
 
     def real_time_backlog(self) -> int:
         """Deliveries handed to the real-time workers that none has taken yet."""

@@ -13,6 +13,11 @@ how many of them it kept (the newest ``max_records``: ``attempt_count``), and at
 Besides the exact paths of ``routes``, a route may name parts of its path
 (``schedules/{group}/{name}/fire``, ``rules/{name}/fire``): ``path_routes`` match a path
 part by part, and the handler is given the parts it named.
+
+The clock's routes are named after its Python verbs (``clock/advance-to-next`` for
+``advance_to_next``). The names they had before (``RENAMED_ROUTES``) still answer, exactly
+as their successors do, until the next release, each answer saying so in a ``Deprecation``
+header and naming the successor in a ``Link`` header (RFC 9745, RFC 8288).
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ from pytest_schedemu.protocol.signing import verify as verify_signature
 from pytest_schedemu.provisioning.loading import LoadedStacks
 from pytest_schedemu.records import Attempt, MoveAttempts, PendingWork, Records
 from pytest_schedemu.settings.live import LiveSettings
-from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.clock import Clock, DeliveryGuard
 from pytest_schedemu.timekeeping.stepping import MAX_STEPS
 
 PREFIX = "/_schedemu/"
@@ -74,6 +79,15 @@ PENDING_LIMIT = 100
 FireRule = Callable[..., list[Attempt]]
 #: What a rule's fire route may be told besides the rule's name in its path.
 _FIRE_RULE_FIELDS = ("target_id", "account_id", "region")
+#: The routes renamed after the clock's verbs, each with its new name; the old names go in
+#: the next release.
+RENAMED_ROUTES = {
+    ("POST", "clock/next"): "clock/advance-to-next",
+    ("POST", "clock/until-idle"): "clock/run-until-idle",
+    ("POST", "tick"): "clock/tick",
+}
+#: The headers of a response: (name, value) pairs.
+Headers = list[tuple[str, str]]
 
 
 def match_path(template: str, route: str) -> dict[str, str] | None:
@@ -112,6 +126,7 @@ class ControlApi:
         *,
         records: Records,
         clock: Clock,
+        guard: DeliveryGuard,
         controls: TargetControls,
         settings: LiveSettings,
         reset: Reset,
@@ -127,6 +142,7 @@ class ControlApi:
         self._schema_version = schema_version
         self._state_failure = state_failure
         self._clock = clock
+        self._guard = guard
         self._controls = controls
         self._settings = settings
         self._reset = reset
@@ -138,10 +154,10 @@ class ControlApi:
             ("GET", "clock"): self.clock,
             ("POST", "clock/advance"): self.advance,
             ("POST", "clock/move-to"): self.move_to,
-            ("POST", "clock/next"): self.advance_to_next,
-            ("POST", "clock/until-idle"): self.run_until_idle,
+            ("POST", "clock/advance-to-next"): self.advance_to_next,
+            ("POST", "clock/run-until-idle"): self.run_until_idle,
+            ("POST", "clock/tick"): self.tick,
             ("GET", "pending"): self.pending,
-            ("POST", "tick"): self.tick,
             ("POST", "targets/fail"): self.fail_target,
             ("POST", "targets/missing"): self.missing_target,
             ("POST", "targets/recover"): self.recover_target,
@@ -159,13 +175,23 @@ class ControlApi:
             ("POST", "rules/{name}/fire"): self.fire_rule,
         }
 
-    def __call__(self, environ: dict[str, Any]) -> tuple[int, bytes, str] | None:
+    def __call__(self, environ: dict[str, Any], headers: Headers) -> tuple[int, bytes, str] | None:
+        """Answer a request under ``/_schedemu/`` as (status, body, content type), adding
+        to ``headers`` what every answer to it carries, an error too; None for any other
+        path."""
         path = environ.get("PATH_INFO", "")
         if not path.startswith(PREFIX):
             return None
         method = environ.get("REQUEST_METHOD", "")
         raw = read_body(environ, MAX_BODY_BYTES)
         route = path[len(PREFIX) :].rstrip("/")
+        successor = RENAMED_ROUTES.get((method, route))
+        if successor is not None:
+            headers += [
+                ("Deprecation", "true"),
+                ("Link", f'<{PREFIX}{successor}>; rel="successor-version"'),
+            ]
+            route = successor
         settings = self._settings.current
         if settings.verify_signatures:
             if method == "GET" and is_page(route):
@@ -389,7 +415,7 @@ class ControlApi:
         # The request may come from a target handler, whose delivery holds a virtual clock:
         # waiting for the clock would wait for ourselves. A real-time clock's deliveries run
         # on their own threads and hold nothing.
-        if not self._clock.real_time and self._clock.guard.busy:
+        if not self._clock.real_time and self._guard.busy:
             raise ConflictException(
                 f"The clock is delivering an attempt; {action} once the delivery is done."
             )

@@ -149,7 +149,7 @@ class Dispatcher:
 
     # -- running ---------------------------------------------------------------------------
 
-    def run_until(self, target: datetime) -> MoveAttempts:
+    def run_through(self, target: datetime) -> MoveAttempts:
         """Process every work item due at or before ``target``; return the newest
         ``max_records`` attempts made, and how many were made."""
         # A long advance allocates millions of records, most of which the history keeps,
@@ -167,8 +167,8 @@ class Dispatcher:
             # is where it stopped when it raised.
             self.store.commit()
 
-    async def run_until_async(self, target: datetime) -> MoveAttempts:
-        """``run_until``, from a running event loop: its ready tasks take a turn after each
+    async def run_through_async(self, target: datetime) -> MoveAttempts:
+        """``run_through``, from a running event loop: its ready tasks take a turn after each
         step of the move (``move.py``), and coroutine handlers are awaited in it."""
         try:
             # The collector stays on: the loop's other tasks run between the steps.

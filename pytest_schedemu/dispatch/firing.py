@@ -39,7 +39,7 @@ from pytest_schedemu.formats.listing import closest_first, listing
 from pytest_schedemu.formats.times import floor_epoch
 from pytest_schedemu.model.rules import Rule, RuleTarget, parse_rule_arn
 from pytest_schedemu.records import Attempt, Records
-from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.clock import ClockWiring
 
 _Fired = TypeVar("_Fired")
 
@@ -51,10 +51,10 @@ class Firing:
     """Fires schedules and rules by hand, for ``Emulator.fire``, ``Emulator.fire_rule``
     and the control API."""
 
-    def __init__(self, *, dispatcher: Dispatcher, records: Records, clock: Clock) -> None:
+    def __init__(self, *, dispatcher: Dispatcher, records: Records, wiring: ClockWiring) -> None:
         self._dispatcher = dispatcher
         self._records = records
-        self._clock = clock
+        self._wiring = wiring
 
     def fire(self, schedule: str, group: str | None = None) -> Attempt:
         """Make one occurrence of the stored schedule ``schedule`` (a name, or an ARN) at
@@ -81,14 +81,14 @@ class Firing:
         return self._by_hand("a rule", lambda: self._fire_rule(rule, target_id, account_id, region))
 
     def _by_hand(self, what: str, fire: Callable[[], _Fired]) -> _Fired:
-        clock = self._clock
-        if clock.real_time:
+        wiring = self._wiring
+        if wiring.clock.real_time:
             raise ClockError(
                 f"Firing {what} needs a virtual clock (Emulator(clock='virtual')): it "
                 "delivers in the caller's thread, which a real-time clock leaves to its own"
             )
-        clock.guard.refuse_inside()
-        with clock.operation_lock:
+        wiring.guard.refuse_inside()
+        with wiring.operation_lock:
             try:
                 return fire()
             except HandlerError as error:

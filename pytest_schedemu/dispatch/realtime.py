@@ -33,7 +33,7 @@ from pytest_schedemu.dispatch.occurrences import Job
 from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import to_epoch
 from pytest_schedemu.settings.live import LiveSettings
-from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
+from pytest_schedemu.timekeeping.clock import ClockWiring, VirtualClock
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
 
@@ -64,15 +64,15 @@ class RealTimeService:
 
     @classmethod
     def drive(
-        cls, clock: Clock, dispatcher: Dispatcher, settings: LiveSettings
+        cls, wiring: ClockWiring, dispatcher: Dispatcher, settings: LiveSettings
     ) -> RealTimeService | None:
-        """Attach ``clock`` to ``dispatcher``: a virtual clock runs it when it moves; a real
+        """Attach the clock to ``dispatcher``: a virtual clock runs it when it moves; a real
         one gets a service (returned) that runs it as time passes."""
-        if isinstance(clock, VirtualClock):
-            clock.attach(dispatcher.run_until, dispatcher.agenda)
-            clock.attach_async(dispatcher.run_until_async)
+        wiring.attach(
+            dispatcher.run_through, dispatcher.agenda, dispatcher.run_through_async, dispatcher.wake
+        )
+        if isinstance(wiring.clock, VirtualClock):
             return None
-        clock.attach(None, wake=dispatcher.wake)
         return cls(dispatcher, settings)
 
     def start(self) -> None:

@@ -36,7 +36,7 @@ from pytest_schedemu.records import (
 )
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.clock import ClockWiring
 
 #: The status of an occurrence that failed for good and is still giving up (its dead letter
 #: or drop not recorded yet); in memory it is ``invocation_error``, still pending.
@@ -93,7 +93,7 @@ class DispatchState:
 
     @classmethod
     def detached(
-        cls, *, store: Store, settings: LiveSettings, history: History, clock: Clock
+        cls, *, store: Store, settings: LiveSettings, history: History, wiring: ClockWiring
     ) -> DispatchState:
         """The state of a dispatcher of its own that nothing drives: what a state is
         restored into to check that it could be served."""
@@ -103,9 +103,9 @@ class DispatchState:
                 settings=settings,
                 history=history,
                 controls=TargetControls(),
-                set_clock=clock.set,
-                now=clock.now,
-                guard=clock.guard,
+                set_clock=wiring.set,
+                now=wiring.clock.now,
+                guard=wiring.guard,
             )
         )
 

@@ -19,7 +19,7 @@ from pytest_schedemu.persistence.tables import SCHEMA_VERSION
 from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.timekeeping.clock import Clock
+from pytest_schedemu.timekeeping.clock import ClockWiring
 
 __all__ = ["SCHEMA_VERSION", "Journal", "open_state"]
 
@@ -30,7 +30,7 @@ def open_state(
     store: Store,
     state: DispatchState,
     history: History,
-    clock: Clock,
+    wiring: ClockWiring,
     settings: LiveSettings,
 ) -> Journal:
     """Open the state file at ``path`` (made if new), put what it holds back into the
@@ -40,11 +40,11 @@ def open_state(
     """
     database = open_database(path)
     journal = Journal(
-        database, store=store, state=state, history=history, clock=clock, settings=settings
+        database, store=store, state=state, history=history, clock=wiring.clock, settings=settings
     )
 
     def reload(opened: Database) -> None:
-        _load(opened, journal, store=store, state=state, history=history, clock=clock)
+        _load(opened, journal, store=store, state=state, history=history, wiring=wiring)
 
     journal.reload = reload
     try:
@@ -66,7 +66,7 @@ def _load(
     store: Store,
     state: DispatchState,
     history: History,
-    clock: Clock,
+    wiring: ClockWiring,
 ) -> None:
     """Put what the file holds into the emulator's parts, emptied first, and let the
     journal continue from it. Call it under the store lock.
@@ -77,12 +77,12 @@ def _load(
     store.journal = None
     history.sink = None
     state.clear()
-    position = restore(database, store=store, state=state, history=history, clock=clock)
+    position = restore(database, store=store, state=state, history=history, wiring=wiring)
     journal.adopt(position)
     store.journal = journal
     history.sink = journal.hear
-    if clock.real_time:
-        caught = state.catch_up(floor_epoch(clock.now()))
+    if wiring.clock.real_time:
+        caught = state.catch_up(floor_epoch(wiring.clock.now()))
         for incarnation in caught.incarnations:
             journal.plan_changed(incarnation)
         for occurrence in caught.occurrences:

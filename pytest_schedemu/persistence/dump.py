@@ -28,7 +28,7 @@ from pytest_schedemu.records import History
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import DEFAULTS
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.timekeeping.clock import VirtualClock
+from pytest_schedemu.timekeeping.clock import ClockWiring, VirtualClock
 
 FORMAT = "schedemu-state"
 _JSON_COLUMNS = {
@@ -167,10 +167,10 @@ def _try_restore(database: Database) -> None:
     settings = LiveSettings(DEFAULTS)
     history = History()
     store = Store(EPOCH, settings)
-    clock = VirtualClock(EPOCH)
-    state = DispatchState.detached(store=store, settings=settings, history=history, clock=clock)
+    wiring = ClockWiring(VirtualClock(EPOCH))
+    state = DispatchState.detached(store=store, settings=settings, history=history, wiring=wiring)
     try:
-        restore(database, store=store, state=state, history=history, clock=clock)
+        restore(database, store=store, state=state, history=history, wiring=wiring)
     except StateError as error:
         raise StateError(f"The dump cannot be restored: {error}") from None
     except Exception as error:

@@ -25,7 +25,7 @@ from pytest_schedemu.records import CANCELLED, Attempt, ExecutionSource, History
 from pytest_schedemu.records.history import SavedHistory
 from pytest_schedemu.state.idempotency import StoredResponse
 from pytest_schedemu.state.store import Store
-from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
+from pytest_schedemu.timekeeping.clock import ClockWiring, VirtualClock
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Position:
 
 
 def restore(
-    database: Database, *, store: Store, state: DispatchState, history: History, clock: Clock
+    database: Database, *, store: Store, state: DispatchState, history: History, wiring: ClockWiring
 ) -> Position:
     """Put the state the file holds into the (empty) store, dispatcher and history, and
     say where the file's logs stand. Call it under the store lock; a new file restores
@@ -56,7 +56,7 @@ def restore(
         meta = {key: json.loads(value) for key, value in connection.execute("SELECT * FROM meta")}
         if not meta:
             return Position()
-        return _restore(connection, meta, store=store, state=state, history=history, clock=clock)
+        return _restore(connection, meta, store=store, state=state, history=history, wiring=wiring)
     except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
         raise StateError(
             f"The state file {database.path!r} could not be read back ({type(error).__name__}: "
@@ -71,13 +71,13 @@ def _restore(
     store: Store,
     state: DispatchState,
     history: History,
-    clock: Clock,
+    wiring: ClockWiring,
 ) -> Position:
     position = Position()
     position.clock = codec.instant(meta["clock"])
-    if isinstance(clock, VirtualClock):
+    if isinstance(wiring.clock, VirtualClock):
         # A virtual clock resumes where it stood; a real one is where the wall clock is.
-        clock.place(position.clock)
+        wiring.place(position.clock)
     groups = []
     for row in connection.execute("SELECT * FROM groups ORDER BY account, region, name"):
         group, due = codec.group_from(row)

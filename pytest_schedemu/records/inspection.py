@@ -147,7 +147,8 @@ class Inspection:
         """The occurrences lost, oldest first: each ``Activity`` of kind ``dropped`` (it
         ended failed and its schedule, or rule target, had no dead-letter queue) or
         ``dlq_failed`` (its dead letter could not be sent), with ``detail``
-        ``"ERROR_CODE: message"``."""
+        ``"ERROR_CODE: message"``. Not ``dropped_records``, which counts the records
+        ``max_records`` let go of: memory, not occurrences."""
         return self._records.drops(RecordFilter(schedule=schedule, group=group, rule=rule))
 
     def unasserted_drops(self) -> list[Activity]:
@@ -170,7 +171,9 @@ class Inspection:
         return self._records.executions(RecordFilter(schedule=schedule, group=group, rule=rule))
 
     def activity(self, kind: str | None = None) -> list[Activity]:
-        """Drops, cancellations, dead-letter sends, automatic deletes, group removals."""
+        """Drops, cancellations, dead-letter sends, automatic deletes, group removals: every
+        kind, or ``kind`` alone, unfiltered (``drops`` filters the two kinds of loss by
+        schedule, group or rule)."""
         return self._records.activity(kind)
 
     def next_occurrence(self, schedule: str, group: str | None = None) -> datetime | None:
@@ -243,7 +246,8 @@ class Inspection:
 
     @property
     def dropped_records(self) -> DroppedRecords:
-        """How many records ``max_records`` has dropped so far (``.by_kind`` for each kind)."""
+        """How many records ``max_records`` has dropped so far (``.by_kind`` for each kind):
+        what the history no longer holds, not lost occurrences (those are ``drops``)."""
         return self._records.dropped_records
 
     def add_attempt_listener(self, listener: Callable[[Attempt], None]) -> None:
@@ -371,7 +375,7 @@ class Inspection:
         return assertions.assert_dropped(self._records, self.clock, which, count)
 
     def describe_attempts(self) -> str:
-        """Every attempt made so far, one line each (elided when many): for failure reports."""
+        """``attempts()`` as text, one line each (elided when many): for failure reports."""
         return assertions.describe_attempts(self._records.attempts())
 
 

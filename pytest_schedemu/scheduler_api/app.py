@@ -127,8 +127,9 @@ _canonical = canonical_json
 
 
 #: Answers the requests of another API on the same port (the control API) as (status, body,
-#: content type), or None when the request is not its.
-ExtraRoutes = Callable[[WSGIEnvironment], "tuple[int, bytes, str] | None"]
+#: content type), or None when the request is not its; it may add to the headers given,
+#: which go out with whatever the request is answered, an error too.
+ExtraRoutes = Callable[[WSGIEnvironment, "list[tuple[str, str]]"], "tuple[int, bytes, str] | None"]
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
@@ -173,7 +174,7 @@ class SchedulerApp:
         operation: str | None = None
         content_type = "application/json"
         try:
-            handled = self.extra_routes(environ) if self.extra_routes is not None else None
+            handled = self.extra_routes(environ, headers) if self.extra_routes is not None else None
             if handled is not None:
                 status, body, content_type = handled
             else:

@@ -11,7 +11,7 @@ have an owner of their own, ``rules`` (``state/rules.py``), under the same lock.
 Locks, and the order they are taken in (a thread holding one may only take those below
 it, never one above):
 
-1. the clock's operation lock (``VirtualClock.operation_lock``): one clock move, or a
+1. the clock's operation lock (``ClockWiring.operation_lock``): one clock move, or a
    reset, at a time;
 2. the store's lock (``Store.lock``, re-entrant): the one lock of the emulator's state.
    It guards the store and everything the dispatcher plans from it (plans, the work

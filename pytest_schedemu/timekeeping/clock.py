@@ -136,21 +136,19 @@ class VirtualClock(MovesByEvents):
     its queue names; while a work item runs, ``now()`` is that item's instant.
     """
 
+    #: Whether this is the wall clock (``RealClock``), which no test can move.
     real_time = False
 
     def __init__(self, start: Instant) -> None:
         self._now = to_utc(start, what="start")
         self._driver: Driver | None = None
+        self._async_driver: AsyncDriver | None = None
         self._lookahead: Lookahead | None = None
         self._followers: list[Callable[[datetime], None]] = []
         # One clock operation at a time: two threads advancing at once would interleave
         # deliveries and make the order depend on the scheduler of the operating system.
         self._moving = threading.RLock()
-        self.guard = DeliveryGuard()
-
-    def attach(self, driver: Driver | None, lookahead: Lookahead | None = None) -> None:
-        self._driver = driver
-        self._lookahead = lookahead
+        self._guard = DeliveryGuard()
 
     def now(self) -> datetime:
         """The current virtual time, an aware UTC datetime."""
@@ -168,22 +166,22 @@ class VirtualClock(MovesByEvents):
     ) -> list[Any]:
         """Move forward by ``delta`` (or the keyword amounts) and deliver what falls due."""
         delta = _amount(delta, seconds, minutes, hours, days, weeks)
-        self.guard.refuse_inside()
+        self._guard.refuse_inside()
         with self._moving:
-            return self._run_until(self._advanced_by(delta))
+            return self._run_through(self._advanced_by(delta))
 
     def move_to(self, when: Instant) -> list[Any]:
         """Move forward to ``when`` and deliver what falls due; moving backwards is an error."""
         target = to_utc(when, what="destination")
-        self.guard.refuse_inside()
+        self._guard.refuse_inside()
         with self._moving:
-            return self._run_until(self._forward_to(target))
+            return self._run_through(self._forward_to(target))
 
     def tick(self) -> list[Any]:
         """Deliver what is due at the current instant without moving time."""
-        self.guard.refuse_inside()
+        self._guard.refuse_inside()
         with self._moving:
-            return self._run_until(self._now)
+            return self._run_through(self._now)
 
     def _advanced_by(self, delta: timedelta) -> datetime:
         if delta > datetime.max.replace(tzinfo=UTC) - self._now:
@@ -200,49 +198,24 @@ class VirtualClock(MovesByEvents):
             )
         return target
 
-    def _run_until(self, target: datetime) -> list[Any]:
+    def _run_through(self, target: datetime) -> list[Any]:
         try:
             attempts = self._driver(target) if self._driver is not None else []
         except HandlerError as error:
             # Raised afresh here, the test's traceback is its own line and the handler's.
             raise error.with_traceback(None) from error.__cause__
-        self.set(target)
+        self._set(target)
         return attempts
 
-    def set(self, instant: datetime) -> None:
-        """Place the clock at ``instant``: for the dispatcher and for resets only."""
+    def _set(self, instant: datetime) -> None:
         self._now = instant
         for follow in self._followers:
             follow(instant)
-
-    def place(self, when: Instant) -> None:
-        """Put the clock anywhere, backwards too: what a reset with a start does."""
-        self.set(to_utc(when, what="start"))
-
-    @property
-    def followed(self) -> bool:
-        """Whether anything (a freezegun lockstep) follows the clock's moves."""
-        return bool(self._followers)
-
-    def follow(self, callback: Callable[[datetime], None]) -> Callable[[], None]:
-        """Call ``callback(now)`` whenever the clock moves; returns the undo function."""
-        self._followers.append(callback)
-        return lambda: self._followers.remove(callback)
-
-    @property
-    def operation_lock(self) -> threading.RLock:
-        """Held by every clock operation; a reset takes it too, to wait for one to finish."""
-        return self._moving
 
     def __repr__(self) -> str:
         return f"VirtualClock({self._now.isoformat()!r})"
 
     # -- async moves: the running event loop's tasks run between work items ----------------
-
-    _async_driver: AsyncDriver | None = None
-
-    def attach_async(self, driver: AsyncDriver | None) -> None:
-        self._async_driver = driver
 
     async def advance_async(
         self,
@@ -257,30 +230,30 @@ class VirtualClock(MovesByEvents):
         """``advance``, from async code: the running event loop's other tasks run after each
         work item, and coroutine handlers are awaited in that loop."""
         delta = _amount(delta, seconds, minutes, hours, days, weeks)
-        return await self._run_until_async(lambda: self._advanced_by(delta))
+        return await self._run_through_async(lambda: self._advanced_by(delta))
 
     async def move_to_async(self, when: Instant) -> list[Any]:
         """``move_to``, from async code (see ``advance_async``)."""
         target = to_utc(when, what="destination")
-        return await self._run_until_async(lambda: self._forward_to(target))
+        return await self._run_through_async(lambda: self._forward_to(target))
 
     async def tick_async(self) -> list[Any]:
         """``tick``, from async code (see ``advance_async``)."""
-        return await self._run_until_async(lambda: self._now)
+        return await self._run_through_async(lambda: self._now)
 
-    async def _run_until_async(self, destination: Callable[[], datetime]) -> list[Any]:
-        self.guard.refuse_inside()
+    async def _run_through_async(self, destination: Callable[[], datetime]) -> list[Any]:
+        self._guard.refuse_inside()
         # Held across the move's awaits, by the loop's thread: another thread's move waits
         # for this one, as it waits for a sync move; this thread's other tasks are refused
         # by the guard, since the lock would let them in.
-        with self._moving, self.guard.moving_async():
+        with self._moving, self._guard.moving_async():
             target = destination()
             try:
                 driver = self._async_driver
                 attempts = await driver(target) if driver is not None else []
             except HandlerError as error:
                 raise error.with_traceback(None) from error.__cause__
-            self.set(target)
+            self._set(target)
             return attempts
 
 
@@ -290,15 +263,13 @@ class RealClock:
     It cannot be moved: the dispatcher thread delivers what falls due as time passes.
     """
 
+    #: Whether this is the wall clock, which no test can move.
     real_time = True
 
     def __init__(self) -> None:
         self._moving = threading.RLock()
         self._wake: Callable[[], None] | None = None
-        self.guard = DeliveryGuard()
-
-    def attach(self, driver: Driver | None, wake: Callable[[], None] | None = None) -> None:
-        self._wake = wake
+        self._guard = DeliveryGuard()
 
     def now(self) -> datetime:
         return datetime.now(UTC)
@@ -330,19 +301,6 @@ class RealClock:
             self._wake()
         return []
 
-    def set(self, instant: datetime) -> None:
-        """Real time cannot be placed; the dispatcher's moves leave it as it is."""
-
-    def place(self, when: Instant) -> None:
-        raise ClockError(
-            "A real-time clock cannot be placed at a start; reset it without one, or use "
-            "clock='virtual'"
-        )
-
-    @property
-    def operation_lock(self) -> threading.RLock:
-        return self._moving
-
     def __repr__(self) -> str:
         return "RealClock()"
 
@@ -372,3 +330,74 @@ class RealClock:
 
 # What the API and the emulator need of either clock.
 Clock = Union[VirtualClock, RealClock]
+
+
+class ClockWiring:
+    """What the emulator's own parts do to its clock and a test must not: place it, hand it
+    the dispatcher, hold its operation lock, mark deliveries, follow its moves.
+
+    Kept off the clock, whose members are what a test does with time (``now``, the moves,
+    ``real_time``): the emulator wires its clock and hands each part the piece it needs, as
+    the dispatcher gets ``set`` and ``guard``. A wiring holds nothing of its own, so a
+    ``TimeFreeze`` given only the clock wires itself to follow it. Only this module reads
+    the clocks' private members.
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def attach(
+        self,
+        driver: Driver,
+        lookahead: Lookahead,
+        async_driver: AsyncDriver,
+        wake: Callable[[], None],
+    ) -> None:
+        """Hand the clock the dispatcher: a virtual clock runs it on each move (``driver``,
+        or ``async_driver`` for an async move) and steps by its ``lookahead``; a real one
+        only wakes the thread that runs it (``wake``) on ``tick``."""
+        clock = self.clock
+        if isinstance(clock, VirtualClock):
+            clock._driver, clock._async_driver = driver, async_driver
+            clock._lookahead = lookahead
+        else:
+            clock._wake = wake
+
+    def set(self, instant: datetime) -> None:
+        """Place the clock at ``instant``: where a move has got to (a work item's instant,
+        the move's target). Real time is never placed; its moves leave it as it is."""
+        if isinstance(self.clock, VirtualClock):
+            self.clock._set(instant)
+
+    def place(self, when: Instant) -> None:
+        """Put the clock anywhere, backwards too: a reset with a start, a state restored."""
+        if not isinstance(self.clock, VirtualClock):
+            raise ClockError(
+                "A real-time clock cannot be placed at a start; reset it without one, or use "
+                "clock='virtual'"
+            )
+        self.clock._set(to_utc(when, what="start"))
+
+    @property
+    def operation_lock(self) -> threading.RLock:
+        """Held by every clock operation; a reset takes it too, to wait for one to finish."""
+        return self.clock._moving
+
+    @property
+    def guard(self) -> DeliveryGuard:
+        """Marks deliveries, so that the clock refuses to move from inside one."""
+        return self.clock._guard
+
+    def follow(self, callback: Callable[[datetime], None]) -> Callable[[], None]:
+        """Call ``callback(now)`` whenever the virtual clock moves; returns the undo."""
+        clock = self.clock
+        if not isinstance(clock, VirtualClock):
+            raise ClockError("A real-time clock cannot be followed: nothing moves it")
+        clock._followers.append(callback)
+        return lambda: clock._followers.remove(callback)
+
+    @property
+    def followed(self) -> bool:
+        """Whether anything (a freeze in lockstep) follows the clock's moves: then the
+        dispatcher plays item by item, as the follower may look between items."""
+        return isinstance(self.clock, VirtualClock) and bool(self.clock._followers)

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from pytest_schedemu.errors import SchedemuError
-from pytest_schedemu.timekeeping.clock import Clock, VirtualClock
+from pytest_schedemu.timekeeping.clock import Clock, ClockWiring, VirtualClock
 
 ENGINES = ("freezegun", "time_machine")
 
@@ -43,7 +43,7 @@ class TimeFreeze:
             self._start_time_machine(clock.now())
         else:
             self._start_freezegun(clock.now())
-        self._unfollow: Callable[[], None] | None = clock.follow(self._move)
+        self._unfollow: Callable[[], None] | None = ClockWiring(clock).follow(self._move)
 
     def _start_freezegun(self, now: datetime) -> None:
         import freezegun

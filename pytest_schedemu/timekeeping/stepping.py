@@ -74,13 +74,13 @@ class MovesByEvents:
     _now: datetime
     _lookahead: Lookahead | None
     _moving: threading.RLock
-    guard: DeliveryGuard
+    _guard: DeliveryGuard
 
     if TYPE_CHECKING:
 
-        def _run_until(self, target: datetime) -> list[Any]: ...
+        def _run_through(self, target: datetime) -> list[Any]: ...
 
-        async def _run_until_async(self, destination: Callable[[], datetime]) -> list[Any]: ...
+        async def _run_through_async(self, destination: Callable[[], datetime]) -> list[Any]: ...
 
     def advance_to_next(self, n: int = 1) -> list[Any]:
         """Move to the instant of the next pending work (an occurrence, a first attempt at
@@ -92,12 +92,12 @@ class MovesByEvents:
         # Not a plan of steps like the other verbs: a step here is the whole verb's cost,
         # which must not exceed an ``advance`` to the same instant.
         _check_steps(n)
-        self.guard.refuse_inside()
+        self._guard.refuse_inside()
         with self._moving:
             lookahead = self._looking_ahead()
             moves = lookahead.gathering()
             for step in range(n):
-                moves.add(self._run_until(self._next_target(lookahead, step, n)))
+                moves.add(self._run_through(self._next_target(lookahead, step, n)))
             return moves.result()
 
     def run_until(self, predicate: Callable[[], object], *, within: Within) -> list[Any]:
@@ -129,7 +129,7 @@ class MovesByEvents:
         moves = lookahead.gathering()
         for step in range(n):
             target = self._next_target(lookahead, step, n)
-            moves.add(await self._run_until_async(_at(target)))
+            moves.add(await self._run_through_async(_at(target)))
         return moves.result()
 
     async def run_until_async(
@@ -148,12 +148,12 @@ class MovesByEvents:
     # each kind can never disagree on where they stop.
 
     def _drive(self, plan: Steps) -> list[Any]:
-        self.guard.refuse_inside()
+        self._guard.refuse_inside()
         with self._moving:
             try:
                 target = next(plan)
                 while True:
-                    target = plan.send(self._run_until(target))
+                    target = plan.send(self._run_through(target))
             except StopIteration as done:
                 made: list[Any] = done.value  # the plan's own answer (a MoveAttempts)
                 return made
@@ -162,7 +162,7 @@ class MovesByEvents:
         try:
             target = next(plan)
             while True:
-                target = plan.send(await self._run_until_async(_at(target)))
+                target = plan.send(await self._run_through_async(_at(target)))
         except StopIteration as done:
             made: list[Any] = done.value
             return made

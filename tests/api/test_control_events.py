@@ -42,7 +42,7 @@ def call(emu: Emulator, method: str, route: str, body: Any = None) -> tuple[int,
 
 def test_next_moves_to_the_next_work_n_times(emu: Emulator) -> None:
     create(emu.client(), "quarter", "rate(15 minutes)")
-    status, answer = call(emu, "POST", "clock/next", {"n": 3})
+    status, answer = call(emu, "POST", "clock/advance-to-next", {"n": 3})
     assert status == 200
     assert answer["now"] == "2026-03-01T10:30:00Z"
     assert answer["attempts_made"] == 3
@@ -56,9 +56,9 @@ def test_next_moves_to_the_next_work_n_times(emu: Emulator) -> None:
 def test_next_without_a_body_takes_one_step_and_conflicts_when_nothing_is_pending(
     emu: Emulator,
 ) -> None:
-    status, answer = call(emu, "POST", "clock/next")
+    status, answer = call(emu, "POST", "clock/advance-to-next")
     assert status == 409 and "Nothing is pending" in answer["Message"]
-    status, answer = call(emu, "POST", "clock/next", {"n": 0})
+    status, answer = call(emu, "POST", "clock/advance-to-next", {"n": 0})
     assert status == 400 and "n must be a whole number" in answer["Message"]
 
 
@@ -70,7 +70,7 @@ def test_until_idle_runs_a_retry_ladder_to_its_dead_letter(emu: Emulator) -> Non
         "at(2026-03-01T10:00:00)",
         target={"RetryPolicy": {"MaximumRetryAttempts": 2}, "DeadLetterConfig": {"Arn": DLQ}},
     )
-    status, answer = call(emu, "POST", "clock/until-idle", {"within": {"hours": 1}})
+    status, answer = call(emu, "POST", "clock/run-until-idle", {"within": {"hours": 1}})
     assert status == 200
     assert answer["attempts_made"] == 3
     assert answer["now"] == "2026-03-01T10:03:00Z"
@@ -82,12 +82,12 @@ def test_until_idle_takes_seconds_and_answers_a_conflict_when_still_busy(emu: Em
     create(
         emu.client(), "once", "at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}}
     )
-    status, answer = call(emu, "POST", "clock/until-idle", {"within": 120})
+    status, answer = call(emu, "POST", "clock/run-until-idle", {"within": 120})
     assert status == 409
     assert "Still busy" in answer["Message"] and "retry of default/once" in answer["Message"]
-    status, answer = call(emu, "POST", "clock/until-idle", {"within": {"fortnights": 1}})
+    status, answer = call(emu, "POST", "clock/run-until-idle", {"within": {"fortnights": 1}})
     assert status == 400 and "fortnights" in answer["Message"]
-    status, answer = call(emu, "POST", "clock/until-idle", {})
+    status, answer = call(emu, "POST", "clock/run-until-idle", {})
     assert status == 400 and '{"within": {"hours": 24}}' in answer["Message"]
 
 

@@ -134,6 +134,14 @@ def test_unknown_transport_is_rejected() -> None:
         Emulator(transport="carrier-pigeon")
 
 
+def test_use_transport_still_chooses_the_transport_and_says_to_use_configure() -> None:
+    with Emulator(transport="http") as emu:
+        with pytest.warns(DeprecationWarning, match=r"use emu\.configure\(transport=t\)"):
+            emu.use_transport("inprocess")
+        assert emu.transport == "inprocess"
+        assert emu.settings.transport == "inprocess"
+
+
 def test_inprocess_transport_serves_clients_without_the_socket(plain_client: Any) -> None:
     with Emulator(transport="inprocess") as emu:
         client = emu.client()

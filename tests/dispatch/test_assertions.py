@@ -27,7 +27,7 @@ def test_assert_delivered_counts_and_returns_the_deliveries(emu: Emulator, clien
 def test_payload_filter_compares_parsed_json_or_the_text(emu: Emulator, client: Any) -> None:
     create(client, "a", expression=AT, target={"Input": '{"user": "ada"}'})
     create(client, "b", expression=AT, target={"Input": "plain text"})
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.assert_delivered(QUEUE, payload={"user": "ada"})) == 1
     assert len(emu.assert_delivered(QUEUE, payload="plain text")) == 1
     # None, the default, filters nothing.
@@ -41,7 +41,7 @@ def test_failure_lists_deliveries_schedules_and_failed_attempts(emu: Emulator, c
     emu.target(FUNCTION).fail(error_code="ThrottlingException")
     create(client, "to-queue", expression=AT)
     create(client, "to-function", expression="rate(1 day)", target={"Arn": FUNCTION})
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(AssertionError) as caught:
         emu.assert_delivered(FUNCTION)
     message = str(caught.value)
@@ -57,7 +57,7 @@ def test_assert_dead_lettered_filters_by_schedule_and_attributes(
 ) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     (letter,) = emu.assert_dead_lettered(
         DLQ, count=1, attributes={"ERROR_CODE": "AWS.SimpleQueueService.NonExistentQueue"}
     )

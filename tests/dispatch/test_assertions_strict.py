@@ -17,7 +17,7 @@ OTHER = "arn:aws:sqs:us-east-1:123456789012:queue-two"
 def test_an_arn_nothing_targets_fails_and_suggests_the_closest(emu: Emulator, client: Any) -> None:
     create(client, "a", expression=AT)
     create(client, "b", expression=AT, target={"Arn": FUNCTION})
-    emu.tick()
+    emu.clock.tick()
     typo = QUEUE + "x"
     for check in (
         lambda: emu.assert_delivered(typo),
@@ -34,7 +34,7 @@ def test_an_arn_nothing_targets_fails_and_suggests_the_closest(emu: Emulator, cl
 def test_a_dead_letter_queue_is_not_a_target(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(DeliveryAssertionError, match="dead letters are not deliveries"):
         emu.assert_not_delivered(DLQ)
     with pytest.raises(DeliveryAssertionError, match="assert_dead_lettered"):
@@ -43,12 +43,12 @@ def test_a_dead_letter_queue_is_not_a_target(emu: Emulator, client: Any) -> None
 
 def test_assert_not_dead_lettered(emu: Emulator, client: Any) -> None:
     create(client, "ok", expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     emu.assert_not_dead_lettered(DLQ)
     emu.assert_not_dead_lettered()
     emu.target(FUNCTION).fail(retryable=False)
     create(client, "bad", expression=AT, target={"Arn": FUNCTION, "DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(DeliveryAssertionError, match=r"Expected no dead letter in .*dlq.*found 1"):
         emu.assert_not_dead_lettered(DLQ)
     with pytest.raises(DeliveryAssertionError, match="any dead-letter queue"):
@@ -64,7 +64,7 @@ def test_filters_by_schedule_group_and_payload_subset(emu: Emulator, client: Any
     client.create_schedule_group(Name="billing")
     create(client, "a", expression=AT, target={"Input": '{"user": {"id": 1, "name": "ada"}}'})
     create(client, "b", expression=AT, GroupName="billing", target={"Input": '{"user": {"id": 2}}'})
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.assert_delivered(QUEUE, count=1, schedule="a")) == 1
     assert len(emu.assert_delivered(QUEUE, count=1, group="billing")) == 1
     (only,) = emu.assert_delivered(QUEUE, payload_contains={"user": {"name": "ada"}})
@@ -115,7 +115,7 @@ def test_a_single_line_is_shown_rather_than_counted(
 ) -> None:
     for n in range(targets):
         create(client, f"s{n}", expression=AT, target={"Arn": f"{QUEUE}-{n}"})
-    emu.tick()
+    emu.clock.tick()
     lines = emu.describe_attempts().splitlines()
     counted = lines[1 : lines.index(f"attempts ({targets}):")]
     assert not any("… 1 more" in line for line in lines)

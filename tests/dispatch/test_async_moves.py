@@ -202,7 +202,7 @@ def test_a_cancelled_async_move_makes_its_attempt_again_on_the_next_move(
     asyncio.run(scenario())
     assert emu.attempts() == []
     assert emu.clock.now() == T0
-    emu.tick()
+    emu.clock.tick()
     assert calls == [1, 1]
     assert [attempt.succeeded for attempt in emu.attempts()] == [True]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,10 +58,22 @@ def test_advance_returns_the_attempts_made(emu: Emulator, client: Any) -> None:
 
 def test_tick_fires_what_is_due_now_without_moving(emu: Emulator, client: Any) -> None:
     create(client, expression="rate(1 hour)")
-    attempts = emu.tick()
+    attempts = emu.clock.tick()
     assert [a.scheduled_time for a in attempts] == [T0]
     assert emu.clock.now() == T0
-    assert emu.tick() == []
+    assert emu.clock.tick() == []
+
+
+def test_the_emulators_tick_still_ticks_and_says_to_use_the_clocks(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, expression="rate(1 hour)")
+    with pytest.warns(
+        DeprecationWarning, match=r"emu\.tick\(\) .* use emu\.clock\.tick\(\)"
+    ) as caught:
+        attempts = emu.tick()
+    assert [a.scheduled_time for a in attempts] == [T0]
+    assert [Path(warning.filename).name for warning in caught] == [Path(__file__).name]
 
 
 def test_clock_stands_at_each_item_while_it_is_delivered(emu: Emulator, client: Any) -> None:

@@ -87,7 +87,7 @@ def test_a_coroutine_handler_cannot_move_the_clock_from_inside_its_delivery(
     create(client, expression="at(2026-03-01T10:00:00)")
     inside = r"raised \S*ClockError: Cannot move the clock from inside a delivery"
     with pytest.raises(HandlerError, match=inside):
-        emu.tick()
+        emu.clock.tick()
 
 
 def test_coroutine_handlers_share_one_loop_so_what_they_keep_stays_usable(
@@ -152,7 +152,7 @@ def test_stop_cancels_the_tasks_handlers_left_and_ends_the_loops_thread() -> Non
     with Emulator(start="2026-03-01T10:00:00Z") as emu:
         emu.target(QUEUE).handle(handler)
         create(emu.client(), expression="at(2026-03-01T10:00:00)")
-        emu.tick()
+        emu.clock.tick()
         assert len(handler_threads() - others) == 1
         assert ended == []
     assert ended == ["cancelled"]
@@ -244,7 +244,7 @@ def test_a_handler_blocking_the_emulators_loop_cannot_hold_the_move_or_the_stop(
         emu.target(QUEUE).handle(sleeper)
         create(emu.client(), expression="at(2026-03-01T10:00:00)")
         started = time.monotonic()
-        emu.tick()
+        emu.clock.tick()
         assert time.monotonic() - started < 1.2
         (attempt,) = emu.attempts()
         assert attempt.error_code == "DeliveryTimeout"
@@ -261,7 +261,7 @@ def test_stop_from_another_thread_ends_a_move_waiting_on_a_coroutine_handler() -
 
     def move() -> None:
         try:
-            emu.tick()
+            emu.clock.tick()
         except BaseException as error:
             ended.append(error)
         else:
@@ -271,7 +271,7 @@ def test_stop_from_another_thread_ends_a_move_waiting_on_a_coroutine_handler() -
     create(emu.client(), expression="at(2026-03-01T10:00:00)")
     mover = threading.Thread(target=move)
     mover.start()
-    wait_for(lambda: emu.clock.guard.busy, "the delivery")
+    wait_for(lambda: emu.debug.delivering, "the delivery")
     started = time.monotonic()
     emu.stop()
     assert time.monotonic() - started < 1.5

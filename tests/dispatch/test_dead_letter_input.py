@@ -17,7 +17,7 @@ PLACEHOLDERS = '{"run": "<aws.scheduler.execution-id>", "at": "<aws.scheduler.sc
 def schedule_letter(emu: Emulator, client: Any, target: dict[str, Any]) -> Any:
     emu.target(target.get("Arn", QUEUE)).fail(error_code="ValidationException", retryable=False)
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}, **target})
-    emu.tick()
+    emu.clock.tick()
     (letter,) = emu.assert_dead_lettered(DLQ, count=1)
     return letter
 

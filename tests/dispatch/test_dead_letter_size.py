@@ -16,7 +16,7 @@ UNIVERSAL = "arn:aws:scheduler:::aws-sdk:sqs:sendMessage"
 def dead_letter_of(emu: Emulator, client: Any, target: dict[str, Any]) -> Any:
     emu.target(target.get("Arn", QUEUE)).fail(error_code="ValidationException", retryable=False)
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}, **target})
-    emu.tick()
+    emu.clock.tick()
     (letter,) = emu.assert_dead_lettered(DLQ, count=1)
     return letter
 

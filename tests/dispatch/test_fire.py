@@ -44,7 +44,7 @@ def test_a_fired_occurrence_has_ids_of_its_own_at_a_scheduled_instant(
     emu: Emulator, client: Any
 ) -> None:
     create(client, "hourly", "rate(1 hour)")
-    (scheduled,) = emu.tick()
+    (scheduled,) = emu.clock.tick()
     first = emu.fire("hourly")
     second = emu.fire("hourly")
     assert scheduled.scheduled_time == first.scheduled_time == second.scheduled_time

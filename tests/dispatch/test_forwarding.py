@@ -67,7 +67,7 @@ def receive(url: str) -> list[dict[str, Any]]:
 def test_message_lands_in_a_standard_queue(emu: Emulator) -> None:
     url, arn = make_queue("jobs")
     create(emu, {"Arn": arn, "Input": '{"job": 1}'})
-    emu.tick()
+    emu.clock.tick()
     (message,) = receive(url)
     assert json.loads(message["Body"]) == {"job": 1}
     assert emu.deliveries(arn)[0].succeeded
@@ -76,7 +76,7 @@ def test_message_lands_in_a_standard_queue(emu: Emulator) -> None:
 def test_default_event_lands_in_a_fifo_queue(emu: Emulator) -> None:
     url, arn = make_queue("jobs.fifo", FifoQueue="true", ContentBasedDeduplication="true")
     create(emu, {"Arn": arn, "SqsParameters": {"MessageGroupId": "g1"}})
-    emu.tick()
+    emu.clock.tick()
     (message,) = receive(url)
     assert json.loads(message["Body"])["detail-type"] == "Scheduled Event"
 
@@ -122,7 +122,7 @@ def test_sns_topic_receives_the_message(emu: Emulator) -> None:
         TopicArn=topic, Protocol="sqs", Endpoint=queue, Attributes={"RawMessageDelivery": "true"}
     )
     create(emu, {"Arn": topic, "Input": "ping"})
-    emu.tick()
+    emu.clock.tick()
     assert [m["Body"] for m in receive(url)] == ["ping"]
 
 
@@ -134,7 +134,7 @@ def test_step_functions_execution_starts(emu: Emulator) -> None:
         roleArn=ROLE,
     )["stateMachineArn"]
     create(emu, {"Arn": machine, "Input": '{"a": 1}'})
-    emu.tick()
+    emu.clock.tick()
     (execution,) = sfn.list_executions(stateMachineArn=machine)["executions"]
     assert json.loads(sfn.describe_execution(executionArn=execution["executionArn"])["input"]) == {
         "a": 1
@@ -154,7 +154,7 @@ def test_eventbridge_receives_the_event(emu: Emulator) -> None:
             "EventBridgeParameters": {"DetailType": "Reminder", "Source": "my.app"},
         },
     )
-    emu.tick()
+    emu.clock.tick()
     (message,) = receive(url)
     event = json.loads(message["Body"])
     assert event["detail-type"] == "Reminder"
@@ -170,7 +170,7 @@ def test_universal_send_message_target(emu: Emulator) -> None:
             "Input": json.dumps({"QueueUrl": url, "MessageBody": "<aws.scheduler.scheduled-time>"}),
         },
     )
-    emu.tick()
+    emu.clock.tick()
     assert [m["Body"] for m in receive(url)] == ["2026-03-01T10:00:00Z"]
 
 
@@ -283,7 +283,7 @@ def test_unreachable_endpoint_is_a_retryable_internal_error(no_instance_metadata
                 "RetryPolicy": {"MaximumRetryAttempts": 0},
             },
         )
-        (attempt,) = emu.tick()
+        (attempt,) = emu.clock.tick()
         assert attempt.error_code == "AWS.Scheduler.InternalServerError"
         assert attempt.error_message == "Unexpected error occurred while processing the request"
         assert attempt.retryable is True

@@ -95,7 +95,7 @@ def test_an_assertion_in_a_handler_fails_the_move(emu: Emulator, client: Any) ->
     emu.target(QUEUE).handle(handler)
     create(client, expression="at(2026-03-01T10:00:00)", target={"Input": '{"order": 8}'})
     with pytest.raises(HandlerError, match="raised AssertionError") as caught:
-        emu.tick()
+        emu.clock.tick()
     assert isinstance(caught.value.__cause__, AssertionError)
 
 
@@ -103,7 +103,7 @@ def test_the_attempt_ends_as_a_permanent_failure_does(emu: Emulator, client: Any
     emu.target(QUEUE).handle(buggy)
     create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
     with pytest.raises(HandlerError):
-        emu.tick()
+        emu.clock.tick()
     (letter,) = emu.dead_letters()
     assert letter.attributes["ERROR_CODE"] == "HandlerError"
     assert "EXHAUSTED_RETRY_CONDITION" not in letter.attributes
@@ -217,4 +217,4 @@ def test_a_sync_handler_is_inside_its_delivery_and_raises_into_the_move(
     create(client, expression="at(2026-03-01T10:00:00)")
     inside = r"raised \S*ClockError: Cannot move the clock from inside a delivery"
     with pytest.raises(HandlerError, match=inside):
-        emu.tick()
+        emu.clock.tick()

@@ -57,7 +57,7 @@ def test_dead_letter_filter_by_queue(emu: Emulator, client: Any) -> None:
         expression="at(2026-03-01T10:00:00)",
         target={"DeadLetterConfig": {"Arn": other}},
     )
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.dead_letters()) == 2
     assert [d.queue_arn for d in emu.dead_letters(other)] == [other]
 
@@ -146,6 +146,6 @@ def test_a_universal_target_is_steered_and_inspected_in_any_partition() -> None:
             target={"Arn": "arn:aws-cn:scheduler:::aws-sdk:sqs:sendMessage", "Input": "{}"},
         )
         steered = emu.target("sqs:sendMessage").fail(times=1)
-        emu.tick()
+        emu.clock.tick()
         assert steered.call_count == 1
         assert steered.last.error_code == "InternalServerError"

@@ -47,7 +47,7 @@ def test_end_date_is_inclusive_on_the_nominal_time(emu: Emulator, client: Any) -
 def test_start_date_in_the_past_window_is_the_first_occurrence(emu: Emulator, client: Any) -> None:
     # §4.7: StartDate "sets the first occurrence"; those before now fire at once.
     create(client, expression="rate(1 minute)", StartDate=T0 - timedelta(minutes=3))
-    emu.tick()
+    emu.clock.tick()
     assert times(emu) == [T0 - timedelta(minutes=m) for m in (3, 2, 1, 0)]
     assert {a.attempted_at for a in emu.attempts()} == {T0}
     emu.clock.advance(minutes=1)
@@ -58,7 +58,7 @@ def test_cron_with_a_past_start_date_fires_its_matches_since_then_at_once(
     emu: Emulator, client: Any
 ) -> None:
     create(client, expression="cron(*/2 * * * ? *)", StartDate=T0 - timedelta(minutes=5))
-    emu.tick()
+    emu.clock.tick()
     assert times(emu) == [T0 - timedelta(minutes=4), T0 - timedelta(minutes=2), T0]
 
 
@@ -73,7 +73,7 @@ def test_a_past_start_date_without_a_match_in_its_window_fires_nothing_early(
 def test_an_update_does_not_replay_the_past_window(emu: Emulator, client: Any) -> None:
     start = T0 - timedelta(minutes=3)
     create(client, expression="rate(1 minute)", StartDate=start)
-    emu.tick()
+    emu.clock.tick()
     client.update_schedule(
         Name="s1",
         ScheduleExpression="rate(1 minute)",
@@ -81,7 +81,7 @@ def test_an_update_does_not_replay_the_past_window(emu: Emulator, client: Any) -
         FlexibleTimeWindow={"Mode": "OFF"},
         Target={"Arn": QUEUE, "RoleArn": ROLE},
     )
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.attempts()) == 4
 
 
@@ -162,7 +162,7 @@ def test_at_ignores_start_and_end_dates(emu: Emulator, client: Any) -> None:
 
 def test_past_at_fires_on_the_next_tick(emu: Emulator, client: Any) -> None:
     create(client, expression="at(2022-12-31T23:59:59)")
-    attempts = emu.tick()
+    attempts = emu.clock.tick()
     assert len(attempts) == 1
     assert attempts[0].scheduled_time == datetime(2022, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
     assert attempts[0].attempted_at == T0
@@ -227,7 +227,7 @@ def test_recreated_at_schedule_fires_again(emu: Emulator, client: Any) -> None:
     emu.clock.advance(hours=2)
     client.delete_schedule(Name="s1")
     create(client, expression="at(2026-03-01T11:00:00)")
-    emu.tick()
+    emu.clock.tick()
     assert times(emu) == [T0 + timedelta(hours=1), T0 + timedelta(hours=1)]
 
 
@@ -242,7 +242,7 @@ def test_deleted_schedule_stops_firing(emu: Emulator, client: Any) -> None:
 def test_group_deletion_stops_its_schedules(emu: Emulator, client: Any) -> None:
     client.create_schedule_group(Name="g")
     create(client, expression="rate(1 hour)", GroupName="g")
-    emu.tick()
+    emu.clock.tick()
     client.delete_schedule_group(Name="g")
     emu.clock.advance(hours=3)
     assert len(emu.attempts()) == 1
@@ -327,7 +327,7 @@ def test_flexible_offsets_can_be_switched_off() -> None:
             expression="rate(1 hour)",
             window={"Mode": "FLEXIBLE", "MaximumWindowInMinutes": 15},
         )
-        (attempt,) = emu.tick()
+        (attempt,) = emu.clock.tick()
         assert attempt.attempted_at == attempt.scheduled_time
 
 

@@ -35,7 +35,7 @@ def test_pending_lists_each_schedules_next_occurrence_in_due_order(
 def test_pending_shows_retries_with_their_attempt_numbers(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).fail()
     create(client, "once", "at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     (retry,) = emu.pending()
     assert (retry.kind, retry.attempt_number, retry.due) == ("retry", 2, T0 + timedelta(minutes=1))
     assert retry.scheduled_time == T0
@@ -53,7 +53,7 @@ def test_a_flexible_window_shows_its_first_attempt_once_the_occurrence_falls_due
     (occurrence,) = emu.pending()
     # Its attempt waits for the window, so the occurrence makes none when it falls due.
     assert (occurrence.kind, occurrence.attempt_number) == ("occurrence", None)
-    emu.tick()
+    emu.clock.tick()
     (first,) = emu.pending()
     assert (first.kind, first.attempt_number) == ("first_attempt", 1)
     assert T0 <= first.due < T0 + timedelta(minutes=10)

@@ -35,7 +35,7 @@ def handled_by(emu: Emulator, client: Any, action: Callable[[Any], Any]) -> list
     [
         lambda emu: emu.clock.advance(hours=1),
         lambda emu: emu.clock.move_to("2026-03-02T00:00:00Z"),
-        lambda emu: emu.tick(),
+        lambda emu: emu.clock.tick(),
         lambda emu: emu.reset(),
     ],
     ids=["advance", "move_to", "tick", "reset"],
@@ -85,7 +85,7 @@ def test_a_handler_moving_the_clock_over_http_gets_a_conflict(emu: Emulator, cli
 
     emu.target(QUEUE).handle(handler)
     create(client, expression="at(2026-03-01T10:00:00)")
-    emu.tick()
+    emu.clock.tick()
     assert answers == [(409, "ConflictException")]
 
 
@@ -102,11 +102,11 @@ def test_an_interrupted_delivery_propagates_and_its_attempt_is_made_again(
     emu.target(QUEUE).handle(handler)
     create(client, expression="at(2026-03-01T10:00:00)")
     with pytest.raises(KeyboardInterrupt):
-        emu.tick()
+        emu.clock.tick()
     (note,) = emu.activity("interrupted")
     assert note.scheduled_time == T0
     assert emu.attempts() == []
-    emu.tick()
+    emu.clock.tick()
     (attempt,) = emu.deliveries(QUEUE)
     assert attempt.scheduled_time == T0 and attempt.attempt_number == 1
     assert calls == [1, 1]

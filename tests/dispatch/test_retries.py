@@ -74,7 +74,7 @@ def test_fail_twice_then_succeed(emu: Emulator, client: Any) -> None:
 def test_permanent_failure_goes_straight_to_the_dlq(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     (attempt,) = emu.attempts()
     assert attempt.error_code == "AWS.SimpleQueueService.NonExistentQueue"
     assert attempt.retryable is False
@@ -161,7 +161,7 @@ def test_failing_occurrence_does_not_delay_later_ones(emu: Emulator, client: Any
 def test_update_cancels_pending_retries_without_a_dead_letter(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).fail()
     create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     client.update_schedule(
         Name="s1",
         ScheduleExpression="at(2026-03-01T10:00:00)",
@@ -205,7 +205,7 @@ def test_handler_runs_as_the_target(emu: Emulator, client: Any) -> None:
     create(
         client, expression="at(2026-03-01T10:00:00)", target={"Arn": FUNCTION, "Input": '{"a": 1}'}
     )
-    emu.tick()
+    emu.clock.tick()
     (attempt,) = received
     assert attempt.payload == {"a": 1}
     assert emu.attempts()[0].succeeded
@@ -230,7 +230,7 @@ def test_handler_raising_delivery_error_chooses_the_outcome(emu: Emulator, clien
 def test_recover_makes_the_target_succeed_again(emu: Emulator, client: Any) -> None:
     control = emu.target(QUEUE).fail()
     create(client, expression="at(2026-03-01T10:00:00)")
-    emu.tick()
+    emu.clock.tick()
     control.recover()
     emu.clock.advance(minutes=1)
     assert [a.succeeded for a in emu.attempts()] == [False, True]
@@ -242,7 +242,7 @@ def test_missing_dlq_is_recorded_as_dlq_failed(emu: Emulator, client: Any) -> No
     emu.target(QUEUE).missing()
     emu.target(DLQ).missing()
     create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     assert emu.dead_letters() == []
     (failed,) = emu.activity("dlq_failed")
     assert "NonExistentQueue" in failed.detail
@@ -256,7 +256,7 @@ def test_dead_letter_sends_ignore_handlers_and_failure_rules(emu: Emulator, clie
     emu.target(DLQ).handle(lambda attempt: seen.append(attempt.schedule_arn)).fail(times=1)
     create(client, expression="at(2026-03-01T10:00:00)", target={"DeadLetterConfig": {"Arn": DLQ}})
     create(client, "t", expression="at(2026-03-01T10:00:00)", target={"Arn": DLQ})
-    emu.tick()
+    emu.clock.tick()
     assert [d.queue_arn for d in emu.dead_letters()] == [DLQ]
     assert emu.activity("dlq_failed") == []
     assert [(a.schedule_name, a.succeeded) for a in emu.attempts()] == [
@@ -269,7 +269,7 @@ def test_dead_letter_sends_ignore_handlers_and_failure_rules(emu: Emulator, clie
 
 def test_at_with_delete_is_deleted_after_delivery(emu: Emulator, client: Any) -> None:
     create(client, expression="at(2026-03-01T10:00:00)", ActionAfterCompletion="DELETE")
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(client.exceptions.ResourceNotFoundException):
         client.get_schedule(Name="s1")
     assert [a.kind for a in emu.activity("auto_deleted")] == ["auto_deleted"]
@@ -288,7 +288,7 @@ def test_at_with_delete_waits_for_the_retries_to_resolve(emu: Emulator, client: 
 def test_at_with_delete_is_deleted_after_exhaustion(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression="at(2026-03-01T10:00:00)", ActionAfterCompletion="DELETE")
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(client.exceptions.ResourceNotFoundException):
         client.get_schedule(Name="s1")
 
@@ -324,7 +324,7 @@ def test_recurring_whose_window_has_no_occurrence_is_deleted_at_the_next_operati
         ActionAfterCompletion="DELETE",
     )
     assert client.get_schedule(Name="s1")
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(client.exceptions.ResourceNotFoundException):
         client.get_schedule(Name="s1")
 
@@ -392,5 +392,5 @@ def test_injected_failure_with_odd_arguments_is_refused(
     with pytest.raises(error, match="Unsupported"):
         emu.target(QUEUE).fail(**options)
     create(client, expression="at(2026-03-01T10:00:00)")
-    emu.tick()
+    emu.clock.tick()
     assert [a.succeeded for a in emu.attempts()] == [True]

@@ -19,7 +19,7 @@ def test_a_target_that_never_answers_does_not_hold_the_stop() -> None:
     with Emulator(clock="real", tick_interval=0.05, shutdown_timeout=0.2) as emu:
         emu.target(QUEUE).handle(lambda attempt: release.wait(30))
         create(emu.client(), expression=AT_ONCE)
-        wait_for(lambda: emu.clock.guard.busy)
+        wait_for(lambda: emu.debug.delivering)
         started = time.monotonic()
         emu.stop()
         assert time.monotonic() - started < 2
@@ -88,9 +88,9 @@ def test_the_control_api_ticks_a_real_clock_while_a_delivery_is_under_way() -> N
     with Emulator(clock="real", tick_interval=0.05) as emu:
         emu.target(QUEUE).handle(lambda attempt: release.wait(30))
         create(emu.client(), expression=AT_ONCE)
-        wait_for(lambda: emu.clock.guard.busy)
+        wait_for(lambda: emu.debug.delivering)
         request = urllib.request.Request(
-            f"{emu.endpoint_url}/_schedemu/tick", data=b"{}", method="POST", headers=JSON_TYPE
+            f"{emu.endpoint_url}/_schedemu/clock/tick", data=b"{}", method="POST", headers=JSON_TYPE
         )
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 200
@@ -104,9 +104,9 @@ def test_stop_does_not_wait_past_its_bound_for_a_blocking_sync_handler() -> None
     emu.start()
     emu.target(QUEUE).handle(lambda attempt: release.wait(30))
     create(emu.client(), expression="at(2026-03-01T10:00:00)")
-    mover = threading.Thread(target=emu.tick)
+    mover = threading.Thread(target=emu.clock.tick)
     mover.start()
-    wait_for(lambda: emu.clock.guard.busy)
+    wait_for(lambda: emu.debug.delivering)
     started = time.monotonic()
     emu.stop()
     assert time.monotonic() - started < 1.5

@@ -102,7 +102,7 @@ def test_queue_url_template_points_at_a_local_endpoint() -> None:
         sqs_queue_url_template="http://127.0.0.1:5000/{account}/{name}",
     ) as emu:
         create(emu.client(), expression="rate(1 hour)", target={"Input": "x"})
-        (attempt,) = emu.tick()
+        (attempt,) = emu.clock.tick()
         assert attempt.request["QueueUrl"] == "http://127.0.0.1:5000/123456789012/queue"
 
 

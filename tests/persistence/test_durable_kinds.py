@@ -42,18 +42,18 @@ def test_only_the_newest_tokens_are_kept_on_disk_too(lives: Lives) -> None:
 def test_a_new_incarnation_never_reuses_a_number_after_a_restart(lives: Lives) -> None:
     emu = lives.open()
     create(emu.client())
-    emu.tick()
+    emu.clock.tick()
     emu.client().delete_schedule(Name="s1")
     emu = lives.restart()
     create(emu.client())
-    emu.tick()
+    emu.clock.tick()
     assert [a.incarnation for a in emu.attempts(schedule="s1")] == [1, 2]
 
 
 def test_a_deleted_schedule_is_still_known_to_lookups_after_a_restart(lives: Lives) -> None:
     emu = lives.open()
     create(emu.client(), "gone")
-    emu.tick()
+    emu.clock.tick()
     emu.client().delete_schedule(Name="gone")
     emu = lives.restart()
     assert len(emu.attempts(schedule="gone")) == 1

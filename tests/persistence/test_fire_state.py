@@ -16,7 +16,7 @@ from tests.persistence.lives import Lives, records
 def fire_beside_the_schedule(emu: Emulator) -> None:
     create(emu.client(), "hourly", "rate(1 hour)", target={"Arn": FUNCTION})
     emu.target(FUNCTION).fail(times=1)
-    emu.tick()  # the 10:00 occurrence fails once: it retries a minute later
+    emu.clock.tick()  # the 10:00 occurrence fails once: it retries a minute later
     emu.fire("hourly")  # at 10:00 too, and retried on its own
     emu.fire("hourly")
 

@@ -46,7 +46,7 @@ def test_a_five_minute_outage_fires_what_is_young_enough_and_drops_the_rest(
         once = ztime(stopped + timedelta(minutes=2))[:-1]
         create(client, "once", f"at({once})", ActionAfterCompletion="DELETE", target=young)
         before.target(FUNCTION).fail(times=2)
-        before.tick()  # each schedule's first occurrence, at the instant it stopped
+        before.clock.tick()  # each schedule's first occurrence, at the instant it stopped
     assert [a.succeeded for a in before.attempts(target_arn=FUNCTION)] == [False, False]
 
     with Emulator(clock="real", tick_interval=0.05, transport="inprocess", state=path) as back:

@@ -91,7 +91,7 @@ import pytest
 
 @pytest.fixture
 def schedemu(schedemu):
-    schedemu.use_transport("http")
+    schedemu.configure(transport="http")
     return schedemu
 """
     )

@@ -279,7 +279,7 @@ def test_failure_report_lists_the_attempts(pytester: pytest.Pytester) -> None:
         + """
 def test_fails(schedemu, scheduler_client):
     create(scheduler_client)
-    schedemu.tick()
+    schedemu.clock.tick()
     assert False
 """
     )

@@ -65,7 +65,7 @@ def test_application_moves_the_clock(schedemu, scheduler_client):
     schedemu.target(QUEUE).handle(handler)
     create(scheduler_client, "s1")
     create(scheduler_client, "s2")
-    url = schedemu.endpoint_url + "/_schedemu/tick"
+    url = schedemu.endpoint_url + "/_schedemu/clock/tick"
     for _ in range(2):  # each tick stops at the first bug it meets
         try:
             request = urllib.request.Request(

@@ -438,7 +438,7 @@ def run_scenario(emu):
     assert [s.name for s in emu.schedules()] == ["s1"]
     assert moto_schedules() == []
     sqs.send_message(QueueUrl=url, MessageBody="from the test")
-    emu.tick()
+    emu.clock.tick()
     messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
     return sorted(m["Body"] for m in messages)
 """

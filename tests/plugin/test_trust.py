@@ -21,7 +21,7 @@ def test_a_rule_on_a_target_nothing_attempts_fails_the_test(pytester: pytest.Pyt
 def test_typo(schedemu, scheduler_client):
     schedemu.target("{FUNCTION}x").fail()
     create(scheduler_client)
-    schedemu.tick()
+    schedemu.clock.tick()
 """
     )
     result = pytester.runpytest("-p", "no:cacheprovider")

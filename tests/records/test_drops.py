@@ -39,7 +39,7 @@ def test_each_way_of_losing_an_occurrence_is_a_drop(emu: Emulator, client: Any) 
 def test_a_dead_letter_that_arrived_is_no_drop(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     assert emu.drops() == []
     with pytest.raises(DeliveryAssertionError, match="Expected at least one drop, found 0"):
         emu.assert_dropped()
@@ -49,7 +49,7 @@ def test_assert_dropped_counts_filters_and_returns_the_drops(emu: Emulator, clie
     emu.target(QUEUE).missing()
     create(client, "a", expression=AT)
     create(client, "b", expression=AT)
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.assert_dropped()) == 2
     (drop,) = emu.assert_dropped(count=1, schedule="a")
     assert drop.kind == "dropped" and drop.schedule_arn.endswith("/a")
@@ -67,7 +67,7 @@ def test_only_drops_an_assertion_matched_are_asserted(emu: Emulator, client: Any
     emu.target(QUEUE).missing()
     create(client, "a", expression=AT)
     create(client, "b", expression=AT)
-    emu.tick()
+    emu.clock.tick()
     assert len(emu.unasserted_drops()) == 2
     emu.assert_dropped(schedule="a")
     assert [d.schedule_arn.rsplit("/", 1)[1] for d in emu.unasserted_drops()] == ["b"]
@@ -82,7 +82,7 @@ def test_only_drops_an_assertion_matched_are_asserted(emu: Emulator, client: Any
 def test_a_drop_after_the_assertion_is_unasserted(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, "hourly")
-    emu.tick()
+    emu.clock.tick()
     emu.assert_dropped(count=1)
     emu.clock.advance(hours=1)
     assert len(emu.unasserted_drops()) == 1
@@ -95,7 +95,7 @@ def test_a_handlers_bug_is_not_reported_again_as_a_drop(emu: Emulator, client: A
     emu.target(QUEUE).handle(broken)
     create(client, expression=AT)
     with pytest.raises(Exception, match="raised NameError"):
-        emu.tick()
+        emu.clock.tick()
     assert len(emu.drops()) == 1
     assert emu.unasserted_drops() == []
 

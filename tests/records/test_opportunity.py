@@ -92,7 +92,7 @@ def test_payload_keys_cannot_match_text_payloads(emu: Emulator, client: Any) -> 
 def test_a_dead_letter_payload_key_is_checked_too(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT, target={"Input": ADA, "DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(ValueError, match=r"key 'usr' is in no payload of the dead letters in"):
         emu.assert_not_dead_lettered(DLQ, payload_contains={"usr": 1})
 
@@ -100,7 +100,7 @@ def test_a_dead_letter_payload_key_is_checked_too(emu: Emulator, client: Any) ->
 def test_an_attribute_that_no_dead_letter_has_is_refused(emu: Emulator, client: Any) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT, target={"DeadLetterConfig": {"Arn": DLQ}})
-    emu.tick()
+    emu.clock.tick()
     code = "AWS.SimpleQueueService.NonExistentQueue"
     with pytest.raises(ValueError, match=r"'ERRORCODE' is not a dead-letter attribute.*ERROR_CODE"):
         emu.assert_not_dead_lettered(DLQ, attributes={"ERRORCODE": code})
@@ -308,7 +308,7 @@ def test_a_pause_is_a_change_the_clock_must_move_past(emu: Emulator, client: Any
 def test_a_tick_that_played_the_instant_is_an_opportunity(emu: Emulator, client: Any) -> None:
     emu.target(FUNCTION).fail()
     create(client, "charge", expression=AT, target={"Arn": FUNCTION})
-    emu.tick()
+    emu.clock.tick()
     emu.assert_not_delivered(FUNCTION)
 
 
@@ -327,7 +327,7 @@ def test_no_dead_letter_can_be_denied_where_no_schedule_had_a_queue(
 ) -> None:
     emu.target(QUEUE).missing()
     create(client, expression=AT)
-    emu.tick()
+    emu.clock.tick()
     with pytest.raises(DeliveryAssertionError) as caught:
         emu.assert_not_dead_lettered()
     message = str(caught.value)

@@ -35,7 +35,7 @@ def test_a_name_held_by_several_groups_must_be_chosen(emu: Emulator, client: Any
         emu.executions("s")
     with pytest.raises(ValueError, match="several groups"):
         emu.next_occurrence("s")
-    emu.tick()
+    emu.clock.tick()
     assert [e.group_name for e in emu.executions("s", group="b")] == ["b"]
     # As a filter, a shared name matches every group that holds it.
     assert {a.group_name for a in emu.attempts(schedule="s")} == {"a", "b"}
@@ -72,7 +72,7 @@ def test_a_schedule_in_another_group_is_not_found_by_the_wrong_group(
 
 def test_a_deleted_schedule_is_still_known(emu: Emulator, client: Any) -> None:
     create(client, "gone")
-    emu.tick()
+    emu.clock.tick()
     client.delete_schedule(Name="gone")
     assert len(emu.executions("gone")) == 1
     assert emu.next_occurrence("gone") is None

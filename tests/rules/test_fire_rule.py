@@ -147,7 +147,7 @@ def test_a_handler_bug_stops_the_fire_and_the_other_target_waits_for_the_next_mo
         emu.fire_rule("r1")
     assert [(a.target_id, a.error_code) for a in emu.attempts()] == [("queue", "HandlerError")]
     emu.target(QUEUE).recover()
-    emu.tick()
+    emu.clock.tick()
     assert [(a.target_id, a.fired) for a in emu.deliveries(rule="r1")] == [("audit", True)]
 
 

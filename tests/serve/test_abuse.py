@@ -110,7 +110,7 @@ def test_a_move_answers_a_bounded_page_of_its_attempts(emu: Emulator) -> None:
     status, body = send(emu, "POST", "/_schedemu/clock/advance?limit=5", b'{"days": 1}')
     assert status == 200
     assert (body["attempt_count"], len(body["attempts"]), body["truncated"]) == (1441, 5, True)
-    status, body = send(emu, "POST", "/_schedemu/tick?limit=0", b"")
+    status, body = send(emu, "POST", "/_schedemu/clock/tick?limit=0", b"")
     assert (body["attempt_count"], body["attempts"], body["truncated"]) == (0, [], False)
 
 

@@ -34,18 +34,23 @@ BODY_FIELDS = [
             ("weeks", 521722),
         ]
     ),
-    ("clock/until-idle", '{"within": VALUE}', "within", "from 0 to 315537897600"),
-    ("clock/until-idle", '{"within": {"hours": VALUE}}', "hours", "from 0 to 87649416"),
-    ("clock/until-idle", '{"within": {"days": 1, "weeks": VALUE}}', "weeks", "from 0 to 521722"),
+    ("clock/run-until-idle", '{"within": VALUE}', "within", "from 0 to 315537897600"),
+    ("clock/run-until-idle", '{"within": {"hours": VALUE}}', "hours", "from 0 to 87649416"),
+    (
+        "clock/run-until-idle",
+        '{"within": {"days": 1, "weeks": VALUE}}',
+        "weeks",
+        "from 0 to 521722",
+    ),
 ]
 WHOLE_FIELDS = [
-    ("clock/next", '{"n": VALUE}', "n", "from 1 to 100000"),
+    ("clock/advance-to-next", '{"n": VALUE}', "n", "from 1 to 100000"),
     ("targets/fail", '{"arn": "' + QUEUE + '", "times": VALUE}', "times", "from 1 to 1000000000"),
 ]
 #: (method, route, query parameter, range named).
 QUERY_FIELDS = [
     ("POST", "clock/advance", "limit", "from 0 to 10000"),
-    ("POST", "clock/next", "limit", "from 0 to 10000"),
+    ("POST", "clock/advance-to-next", "limit", "from 0 to 10000"),
     ("GET", "attempts", "limit", "from 0 to 10000"),
     ("GET", "pending", "limit", "from 0 to 10000"),
     ("GET", "schedules", "limit", "from 0 to 10000"),
@@ -129,7 +134,7 @@ def test_the_largest_counts_are_taken() -> None:
             emu, "POST", "targets/fail", '{"arn": "' + QUEUE + '", "times": 1000000000}'
         )
         assert status == 200, answer
-        status, answer = send(emu, "POST", "clock/next?limit=10000", '{"n": 3}')
+        status, answer = send(emu, "POST", "clock/advance-to-next?limit=10000", '{"n": 3}')
         assert (status, answer["attempts_made"]) == (200, 3)
         assert not any(attempt["succeeded"] for attempt in answer["attempts"])
 
@@ -137,7 +142,7 @@ def test_the_largest_counts_are_taken() -> None:
 def test_next_with_a_huge_n_answers_at_once_and_moves_nothing(emu: Emulator) -> None:
     for n in ("1e30", "1" + "0" * 30):
         began = time.monotonic()
-        answer = send(emu, "POST", "clock/next", '{"n": ' + n + "}")
+        answer = send(emu, "POST", "clock/advance-to-next", '{"n": ' + n + "}")
         assert time.monotonic() - began < 5
         assert_refused(emu, answer, "n", "from 1 to 100000")
         emu.reset(start=START)

@@ -150,7 +150,7 @@ def test_content_length_beside_chunked_is_a_400(emu: Emulator) -> None:
 
 
 def test_a_transfer_encoding_other_than_chunked_is_a_400(emu: Emulator) -> None:
-    answer = exchange(emu, request("POST", "/_schedemu/tick", "Transfer-Encoding: gzip"))
+    answer = exchange(emu, request("POST", "/_schedemu/clock/tick", "Transfer-Encoding: gzip"))
     assert answer.error[:2] == (400, "ValidationException")
     assert "Unsupported Transfer-Encoding header: 'gzip'" in answer.error[2]
 
@@ -288,7 +288,7 @@ def test_expect_100_continue_is_answered_once(emu: Emulator) -> None:
         sock.sendall(
             request(
                 "POST",
-                "/_schedemu/tick",
+                "/_schedemu/clock/tick",
                 "Content-Length: 2",
                 "Expect: 100-continue",
                 "Content-Type: application/json",
@@ -308,8 +308,8 @@ def test_expect_100_continue_is_answered_once(emu: Emulator) -> None:
 @pytest.mark.parametrize(
     "half_request",
     [
-        request("POST", "/_schedemu/tick", "Content-Length: 10", body=b'{"a'),
-        b"POST /_schedemu/tick HTTP/1.1\r\nHost: localhost\r\n",
+        request("POST", "/_schedemu/clock/tick", "Content-Length: 10", body=b'{"a'),
+        b"POST /_schedemu/clock/tick HTTP/1.1\r\nHost: localhost\r\n",
         b"",
     ],
     ids=["half a body", "half the headers", "nothing"],

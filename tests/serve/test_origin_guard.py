@@ -211,7 +211,7 @@ def test_a_control_change_without_json_is_refused_and_the_state_kept(
     assert answer.error == (415, "UnsupportedMediaTypeException")
     assert "application/json" in answer.json["Message"]
     assert [s["Name"] for s in emu.client().list_schedules()["Schedules"]] == ["kept"]
-    tick = send(emu, "POST", "/_schedemu/tick", body=b"", **headers)
+    tick = send(emu, "POST", "/_schedemu/clock/tick", body=b"", **headers)
     assert tick.status == 415
 
 
@@ -229,7 +229,7 @@ def test_json_and_bodiless_reads_and_deletes_are_answered(emu: Emulator) -> None
     assert send(emu, "POST", "/schedule-groups/g", body=b"{}", Content_Type=JSON).status == 200
     assert send(emu, "GET", "/schedule-groups/g").status == 200
     assert send(emu, "DELETE", "/schedule-groups/g").status == 200
-    assert send(emu, "POST", "/_schedemu/tick", body=b"", Content_Type=JSON).status == 200
+    assert send(emu, "POST", "/_schedemu/clock/tick", body=b"", Content_Type=JSON).status == 200
 
 
 # -- what every answer tells a browser ---------------------------------------------------------

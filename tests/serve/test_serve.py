@@ -134,7 +134,7 @@ def test_failures_and_dead_letters_over_http(virtual: Served) -> None:
         RetryPolicy={"MaximumRetryAttempts": 1},
         DeadLetterConfig={"Arn": dlq},
     )
-    virtual.control("POST", "tick")
+    virtual.control("POST", "clock/tick")
     virtual.control("POST", "clock/advance", {"minutes": 5})
     (letter,) = virtual.control("GET", f"dead-letters?queue_arn={dlq}")["dead_letters"]
     assert letter["attributes"]["ERROR_CODE"] == "Boom"
@@ -157,7 +157,7 @@ def test_moving_back_and_bad_input_are_clear_errors(virtual: Served) -> None:
 def test_reset_empties_state(virtual: Served) -> None:
     client = virtual.client()
     create(client, "rate(1 hour)")
-    virtual.control("POST", "tick")
+    virtual.control("POST", "clock/tick")
     assert virtual.control("POST", "reset", {"start": "2030-01-01T00:00:00Z"}) == {
         "now": "2030-01-01T00:00:00Z"
     }

@@ -95,7 +95,7 @@ def test_a_week_of_concurrent_changes_keeps_every_invariant(
     with Emulator(start=T0, transport="http") as emu:
         recorder = Recorder(emu)
         clients = [emu.client()] + [emu.client(region_name="us-east-1") for _ in range(3)]
-        emu.use_transport("inprocess")
+        emu.configure(transport="inprocess")
         clients += [emu.client(region_name="us-east-1") for _ in range(4)]
         # Eight calls cross each step of the clock, one from each worker, while it moves.
         pace = run_in_step(

@@ -98,7 +98,7 @@ def test_two_days_of_concurrent_rule_changes_keep_every_invariant(
     with Emulator(start=T0, transport="http") as emu:
         recorder = Recorder(emu)
         clients = [emu.client("events") for _ in range(3)]
-        emu.use_transport("inprocess")
+        emu.configure(transport="inprocess")
         clients += [emu.client("events") for _ in range(3)]
         # Six calls cross each step of the clock, one from each worker, while it moves.
         pace = run_in_step(

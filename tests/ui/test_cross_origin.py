@@ -49,7 +49,7 @@ async function send(url, options) {{
              {{method: "POST", mode: "no-cors", body: '{{"days": 3}}'}});
   await send(target + "/_schedemu/targets/fail",
              {{method: "POST", mode: "no-cors", body: new Blob(['{{"arn": "{queue}"}}'])}});
-  await send(target + "/_schedemu/tick", {{method: "POST", mode: "no-cors"}});
+  await send(target + "/_schedemu/clock/tick", {{method: "POST", mode: "no-cors"}});
   await send(target + "/_schedemu/clock/advance", {{
     method: "POST", headers: {{"Content-Type": "application/json"}}, body: '{{"days": 3}}',
   }});

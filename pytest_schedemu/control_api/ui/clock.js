@@ -49,8 +49,8 @@ export function wireClock() {
   $("move-to-time").addEventListener("input", (event) => {
     event.target.dataset.auto = "0";
   });
-  $("next").addEventListener("click", () => travel("clock/next", {}, "Moved to the next work"));
-  $("tick").addEventListener("click", () => travel("tick", {}, "Ticked"));
+  $("next").addEventListener("click", () => travel("clock/advance-to-next", {}, "Moved to the next work"));
+  $("tick").addEventListener("click", () => travel("clock/tick", {}, "Ticked"));
   wireReset();
 }
 
