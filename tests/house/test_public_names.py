@@ -236,6 +236,15 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         pytest_schedemu.Emulater  # type: ignore[attr-defined]  # noqa: B018
 
 
+def mypy_environment() -> dict[str, str]:
+    """The environment in which mypy finds the package under test: an installed one through
+    its site-packages (mypy refuses a MYPYPATH that names one), a checkout through MYPYPATH."""
+    root = INIT.parents[1]
+    if root.name in ("site-packages", "dist-packages"):
+        return dict(os.environ)
+    return {**os.environ, "MYPYPATH": str(root)}
+
+
 def test_a_strictly_typed_user_project_sees_the_real_types(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     user = tmp_path / "test_user.py"
@@ -255,7 +264,7 @@ def test_a_strictly_typed_user_project_sees_the_real_types(tmp_path: Path) -> No
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(user)],
         cwd=tmp_path,
-        env={**os.environ, "MYPYPATH": str(INIT.parents[1])},
+        env=mypy_environment(),
         capture_output=True,
         text=True,
         timeout=240,
