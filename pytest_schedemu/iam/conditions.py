@@ -219,6 +219,8 @@ class Condition:
             if self.qualifier == FOR_ANY:
                 return False
             return self.base.negated
+        if len(present) == 1:
+            return self._one(present[0], lookup)
         if self.qualifier == FOR_ALL:
             return all(self._one(value, lookup) for value in present)
         # A multivalued key without a set operator is read as ForAnyValue.
@@ -226,8 +228,10 @@ class Condition:
 
     def _one(self, value: str, lookup: Lookup) -> bool:
         meets = self.base.meets
-        met = any(meets(value, prepared, lookup) for prepared in self.prepared)
-        return met != self.base.negated
+        for prepared in self.prepared:
+            if meets(value, prepared, lookup):
+                return not self.base.negated
+        return self.base.negated
 
     def failure(self, lookup: Lookup) -> str:
         """Why it does not hold: ``condition <operator> <key> is <value>, not <expected>``."""

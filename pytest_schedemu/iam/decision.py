@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pytest_schedemu.iam.request import Request
+
 #: What decided, in AWS's terms (IAM User Guide, "Policy evaluation logic").
 ALLOWED = "allowed"
 #: A Deny statement matched: nothing else can allow it.
@@ -29,9 +31,22 @@ class Decision:
     allowed: bool
     kind: str
     reason: str
-    action: str
-    resource: str
-    principal: str | None = None
+    #: What was evaluated: the action, the resource, the principal and the context.
+    request: Request
     #: ``<policy>, statement <Sid or index>`` of the statement that decided (the allowing
     #: one, the denying one, or the closest one whose condition failed); None otherwise.
     statement: str | None = None
+
+    @property
+    def action(self) -> str:
+        return self.request.action
+
+    @property
+    def resource(self) -> str:
+        return self.request.resource
+
+    @property
+    def principal(self) -> str | None:
+        """The principal's ARN or service name; None for identity policies alone."""
+        principal = self.request.principal
+        return principal.name if principal is not None else None

@@ -95,16 +95,7 @@ def _where(policy: Policy, statement: Statement) -> str:
 def _decision(
     request: Request, allowed: bool, kind: str, reason: str, statement: str | None
 ) -> Decision:
-    principal = request.principal
-    return Decision(
-        allowed=allowed,
-        kind=kind,
-        reason=reason,
-        action=request.action,
-        resource=request.resource,
-        principal=principal.name if principal is not None else None,
-        statement=statement,
-    )
+    return Decision(allowed, kind, reason, request, statement)
 
 
 def _allowed(request: Request, allowing: _Allowing) -> Decision:

@@ -140,7 +140,9 @@ def parse_policy(
             policy=name,
             element="Sid",
         )
-    return Policy(name, kind, jsontext.dumps_canonical(document), version, statements)
+    # A lone statement and a list of it are one policy: equal, and one cache key.
+    canonical = jsontext.dumps_canonical({**document, "Statement": listed})
+    return Policy(name, kind, canonical, version, statements)
 
 
 def _strings(value: Any) -> tuple[str, ...] | None:
