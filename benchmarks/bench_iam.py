@@ -116,6 +116,27 @@ def scenarios() -> dict[str, Callable[[], Any]]:
     return found
 
 
+#: What each scenario must answer, checked before it is timed: a benchmark of an evaluation
+#: that went wrong would measure the wrong path.
+ALLOWED = {
+    "identity allow": True,
+    "identity deny": False,
+    "explicit deny": False,
+    "trust": True,
+    "resource": True,
+    "cache hit": True,
+    "moto allow": True,
+    "moto deny": False,
+}
+
+
+def answered(result: Any) -> bool:
+    allowed = getattr(result, "allowed", None)
+    if allowed is not None:
+        return bool(allowed)
+    return str(result) == "PermissionResult.PERMITTED"
+
+
 def per_second(call: Callable[[], Any], calls: int) -> float:
     began = time.perf_counter()
     for _ in range(calls):
@@ -129,6 +150,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20000)
     args = parser.parse_args()
     found = scenarios()
+    wrong = [name for name, call in found.items() if answered(call()) != ALLOWED[name]]
+    if wrong:
+        raise SystemExit(f"these scenarios did not answer as they should: {', '.join(wrong)}")
     for call in found.values():
         per_second(call, 100)  # warm: regular expressions compiled, caches filled
     rates: dict[str, list[float]] = {name: [] for name in found}

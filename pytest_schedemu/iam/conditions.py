@@ -146,7 +146,6 @@ def _operators() -> dict[str, Operator]:
     )
     comparisons: dict[str, Callable[[float, float], bool]] = {
         "Equals": lambda a, b: a == b,
-        "NotEquals": lambda a, b: a != b,
         "LessThan": lambda a, b: a < b,
         "LessThanEquals": lambda a, b: a <= b,
         "GreaterThan": lambda a, b: a > b,
@@ -156,20 +155,16 @@ def _operators() -> dict[str, Operator]:
         ("Numeric", _number, "a number"),
         ("Date", _instant, "an ISO 8601 time or epoch seconds"),
     ):
+        prepare = _prepared_or_refused(read, what)
         for suffix, test in comparisons.items():
-            name = family + suffix
-            # NotEquals is a negation of Equals: a missing key meets it, as the guide says.
-            if suffix == "NotEquals":
-                continue
-            found[name] = Operator(
-                name, False, _prepared_or_refused(read, what), _compared(test, read)
+            found[family + suffix] = Operator(
+                family + suffix, False, prepare, _compared(test, read)
             )
+        # NotEquals is the negation of Equals, so that a missing key meets it as the guide
+        # says a negated operator's does.
         not_equals = family + "NotEquals"
         found[not_equals] = Operator(
-            not_equals,
-            True,
-            _prepared_or_refused(read, what),
-            _compared(comparisons["Equals"], read),
+            not_equals, True, prepare, _compared(comparisons["Equals"], read)
         )
     found["Bool"] = Operator(
         "Bool",

@@ -36,7 +36,8 @@ Lookup = Mapping[str, tuple[str, ...]]
 
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
 _DEFAULT = re.compile(r"^\s*([^,\s]+)\s*,\s*'([^']*)'\s*$")
-_ESCAPES = {"*": "*", "?": "?", "$": "$"}
+#: ``${*}``, ``${?}``, ``${$}``: the characters themselves, where a policy needs them literal.
+_ESCAPED = frozenset("*?$")
 
 
 class Wildcard:
@@ -84,8 +85,8 @@ def _pieces(text: str, wildcard: str, variables: bool) -> tuple[Piece, ...]:
     for match in _VARIABLE.finditer(text) if variables else ():
         add(text[position : match.start()])
         inner = match.group(1)
-        if inner in _ESCAPES:
-            pieces.append(_ESCAPES[inner])
+        if inner in _ESCAPED:
+            pieces.append(inner)
         else:
             default = _DEFAULT.match(inner)
             if default:
@@ -232,15 +233,14 @@ class PatternSet:
     when any of them matches. Exact values are looked up in a set, so the common policy
     (a few named actions, a named resource) costs one hash per element."""
 
-    texts: tuple[str, ...]
     anything: bool
     exact: frozenset[str]
     regexes: tuple[re.Pattern[str], ...]
     variable: tuple[Pattern, ...]
-    ignore_case: bool
 
     def matches(self, value: str, lookup: Lookup) -> bool:
-        """Whether ``value`` (already lower-cased when the set ignores case) is in it."""
+        """Whether ``value`` is in it; an action is given lower-cased (``Request.action_key``),
+        as the set's exact actions are kept."""
         if self.anything or value in self.exact:
             return True
         for regex in self.regexes:
@@ -257,10 +257,8 @@ def pattern_set(
         for text in texts
     ]
     return PatternSet(
-        texts=texts,
         anything="*" in texts,
         exact=frozenset(p.exact for p in compiled if p.exact is not None),
         regexes=tuple(p.regex for p in compiled if p.regex is not None),
         variable=tuple(p for p in compiled if p.has_variables),
-        ignore_case=ignore_case,
     )
