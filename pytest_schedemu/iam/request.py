@@ -37,10 +37,16 @@ def _text(value: ContextValue) -> str:
 @dataclass(frozen=True)
 class Context:
     """The request context's keys and values. Keys are case-insensitive, as AWS reads them;
-    values are kept as text, each key with a tuple of them (one for a single-valued key)."""
+    values are kept as text, each key with a tuple of them (one for a single-valued key).
+    Made by ``Context.of``, which lower-cases the keys and orders them, so that equal
+    contexts are equal whatever order and case they were given in."""
 
     items: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    #: The items by key, for the lookups of an evaluation.
+    values: Mapping[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", dict(self.items))
 
     @classmethod
     def of(
@@ -67,8 +73,7 @@ class Context:
                 found[lowered] = (_text(value),)
             else:
                 found[lowered] = tuple(_text(item) for item in value)
-        items = tuple(sorted(found.items()))
-        return cls(items, dict(items))
+        return cls(tuple(sorted(found.items())))
 
     def get(self, key: str) -> tuple[str, ...] | None:
         """The values of ``key`` (any case), None when the request lacks it."""
@@ -80,8 +85,7 @@ class Context:
             return self
         if not self.items:
             return other
-        items = tuple(sorted({**self.values, **other.values}.items()))
-        return Context(items, dict(items))
+        return Context(tuple(sorted({**self.values, **other.values}.items())))
 
 
 EMPTY_CONTEXT = Context()
