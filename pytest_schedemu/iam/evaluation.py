@@ -216,15 +216,17 @@ def evaluate_trust(
     role_arn: str,
     context: Context = EMPTY_CONTEXT,
     identity: Iterable[Policy] = (),
+    action: str = ASSUME_ROLE,
 ) -> Decision:
-    """Whether ``principal`` may assume the role whose trust policy is ``trust``.
+    """Whether ``principal`` may assume the role whose trust policy is ``trust``, by
+    ``action`` (``sts:AssumeRoleWithWebIdentity`` for a federated principal).
 
     The trust policy must allow it: naming the principal (or its service) suffices within
     the role's account; naming only the account, or a principal of another account, needs
     the principal's own identity policies (``identity``) to allow ``sts:AssumeRole`` too.
     Any failure is ``untrusted``; the reason says which statement or condition refused.
     """
-    request = Request(ASSUME_ROLE, role_arn, principal, context)
+    request = Request(action, role_arn, principal, context)
     deny, allowing, near = _scan((trust,), request, principal)
     refused = f"the trust policy does not let {principal.name} assume it"
     if deny is not None:
@@ -241,7 +243,7 @@ def evaluate_trust(
             return _untrusted(
                 request,
                 f"{refused} on its own: {principal.name}'s policies must allow "
-                f"{ASSUME_ROLE} too, and {own.reason}",
+                f"{action} too, and {own.reason}",
                 own.statement,
             )
     if near is not None:

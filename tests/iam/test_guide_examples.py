@@ -317,3 +317,50 @@ def test_identity_policies_are_the_union_of_a_roles_inline_and_attached_policies
     assert evaluate_identity([inline, attached], request).allowed
     refused = evaluate_identity([inline, attached, denies], request)
     assert refused.reason == "an explicit Deny in NoQueues (statement 0)"
+
+
+def test_the_schedulers_documented_trust_policy_checks_account_and_schedule_group() -> None:
+    """EventBridge Scheduler User Guide, "Setting up the execution role": the trust policy
+    lets ``scheduler.amazonaws.com`` in with ``aws:SourceAccount`` and ``aws:SourceArn``
+    (the schedule group's ARN) both equal to the schedule's own."""
+    group = f"arn:aws:scheduler:us-west-2:{ACCOUNT}:schedule-group/your-schedule-group"
+    documented = trust(
+        {
+            "Effect": "Allow",
+            "Principal": {"Service": "scheduler.amazonaws.com"},
+            "Action": "sts:AssumeRole",
+            "Condition": {"StringEquals": {"aws:SourceAccount": ACCOUNT, "aws:SourceArn": group}},
+        },
+        name="scheduler-role trust",
+    )
+    own = Context.of({"aws:SourceAccount": ACCOUNT, "aws:SourceArn": group})
+    assert evaluate_trust(documented, SCHEDULER, role_arn=ROLE, context=own).allowed
+    other_group = Context.of({"aws:SourceAccount": ACCOUNT, "aws:SourceArn": group + "-2"})
+    refused = evaluate_trust(documented, SCHEDULER, role_arn=ROLE, context=other_group)
+    assert refused.reason.endswith(
+        f"condition StringEquals aws:SourceArn is {group}-2, not {group} "
+        "(scheduler-role trust, statement 0)"
+    )
+
+
+def test_a_federated_principal_assumes_a_role_with_its_web_identity() -> None:
+    """AWS JSON policy elements: Principal, "Federated web identity user principals": the
+    trust policy names the identity provider, the action is
+    ``sts:AssumeRoleWithWebIdentity`` and a condition limits the audience."""
+    web = trust(
+        {
+            "Effect": "Allow",
+            "Principal": {"Federated": "cognito-identity.amazonaws.com"},
+            "Action": "sts:AssumeRoleWithWebIdentity",
+            "Condition": {
+                "StringEquals": {"cognito-identity.amazonaws.com:aud": "us-east-2:pool-id"}
+            },
+        }
+    )
+    cognito = Principal.federated("cognito-identity.amazonaws.com")
+    audience = Context.of({"cognito-identity.amazonaws.com:aud": "us-east-2:pool-id"})
+    action = "sts:AssumeRoleWithWebIdentity"
+    assert evaluate_trust(web, cognito, role_arn=ROLE, context=audience, action=action).allowed
+    assert not evaluate_trust(web, cognito, role_arn=ROLE, context=audience).allowed
+    other = Principal.federated("accounts.google.com")
+    assert not evaluate_trust(web, other, role_arn=ROLE, context=audience, action=action).allowed
