@@ -43,7 +43,6 @@ def _account_of(entry: str) -> str | None:
 class PrincipalSet:
     """Whom one ``Principal`` (or ``NotPrincipal``) element names."""
 
-    text: str  # the element as written, for messages
     anyone: bool
     accounts: frozenset[str]
     arns: frozenset[str]
@@ -69,7 +68,7 @@ class PrincipalSet:
 def parse_principals(value: Any, fail: Callable[[str], Exception]) -> PrincipalSet:
     """The element's value as a policy writes it; ``fail(problem)`` builds the error."""
     if value == "*":
-        return PrincipalSet('"*"', True, frozenset(), frozenset(), frozenset(), frozenset())
+        return PrincipalSet(True, frozenset(), frozenset(), frozenset(), frozenset())
     if not isinstance(value, Mapping) or not value:
         raise fail(
             f'must be "*" or an object with AWS, Service, Federated or CanonicalUser, not {value!r}'
@@ -101,7 +100,6 @@ def parse_principals(value: Any, fail: Callable[[str], Exception]) -> PrincipalS
             else:
                 others.add((kind, entry))
     return PrincipalSet(
-        text=str(dict(value)),
         anyone=anyone,
         accounts=frozenset(accounts),
         arns=frozenset(arns),
