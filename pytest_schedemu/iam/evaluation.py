@@ -160,6 +160,7 @@ def authorize(
     identity: Iterable[Policy] = (),
     resource_policy: Policy | None = None,
     account: str | None = None,
+    resource_must_allow: bool = False,
 ) -> Decision:
     """The decision on ``request`` with the principal's identity policies and the
     resource's policy together. ``account`` is the resource's account, by default the one
@@ -167,8 +168,9 @@ def authorize(
 
     Within one account an Allow in either suffices, except that a resource policy that
     names the principal's account (not the principal) delegates to the identity policies;
-    across accounts both must allow. A service principal is allowed by the resource policy
-    alone. An explicit Deny in either wins.
+    across accounts both must allow. ``resource_must_allow`` makes the resource's policy
+    necessary within one account too, as a KMS key policy is. A service principal is
+    allowed by the resource policy alone. An explicit Deny in either wins.
     """
     principal = request.principal
     resources = (resource_policy,) if resource_policy is not None else ()
@@ -185,21 +187,25 @@ def authorize(
         return _allowed(request, granted) if granted else _implicit(request, resource_near)
     owner = account if account is not None else resource_account(request.resource)
     same_account = owner is None or principal.account is None or owner == principal.account
-    if same_account:
-        if resource_allow is not None and resource_allow[2] == DIRECT:
-            return _allowed(request, resource_allow)
-        if identity_allow is not None:
+    if same_account and resource_allow is not None and resource_allow[2] == DIRECT:
+        return _allowed(request, resource_allow)
+    if identity_allow is not None:
+        if same_account and not resource_must_allow:
             return _allowed(request, identity_allow)
-    elif identity_allow is not None:
         if resource_allow is not None:
             return _allowed(request, resource_allow)
         if resource_near is None:
+            why = (
+                f"the policy of {request.resource} must allow it"
+                if same_account
+                else f"{principal.name} is of another account than {request.resource}, so "
+                "the resource's policy must allow it"
+            )
             return _decision(
                 request,
                 False,
                 IMPLICIT_DENY,
-                f"{principal.name} is of another account than {request.resource}, so the "
-                f"resource's policy must allow {request.action} too, and no statement of it does",
+                f"{why} too, and no statement of it allows {request.action}",
                 None,
             )
     return _implicit(request, identity_near or resource_near)

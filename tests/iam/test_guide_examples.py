@@ -139,7 +139,10 @@ def test_across_accounts_both_the_identity_and_the_resource_policy_must_allow() 
     assert authorize(request, identity=[sends], resource_policy=lets_in).allowed
     only_identity = authorize(request, identity=[sends])
     assert not only_identity.allowed
-    assert "the resource's policy must allow sqs:SendMessage too" in only_identity.reason
+    assert only_identity.reason == (
+        f"arn:aws:iam::{ACCOUNT}:role/worker is of another account than {queue}, so the "
+        "resource's policy must allow it too, and no statement of it allows sqs:SendMessage"
+    )
     assert not authorize(request, resource_policy=lets_in).allowed
 
 
@@ -364,3 +367,44 @@ def test_a_federated_principal_assumes_a_role_with_its_web_identity() -> None:
     assert not evaluate_trust(web, cognito, role_arn=ROLE, context=audience).allowed
     other = Principal.federated("accounts.google.com")
     assert not evaluate_trust(web, other, role_arn=ROLE, context=audience, action=action).allowed
+
+
+def test_a_key_policy_must_allow_even_within_the_account() -> None:
+    """How AWS enforcement code logic evaluates requests ("IAM role trust policies and KMS
+    key policies are exceptions": they must allow explicitly) and the AWS KMS Developer
+    Guide's default key policy, whose statement "Enable IAM User Permissions" names the
+    account and so lets the identity policies decide."""
+    key = f"arn:aws:kms:us-east-1:{ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    role = Principal.aws(f"arn:aws:iam::{ACCOUNT}:role/scheduler-role")
+    decrypts = identity(allow("kms:Decrypt", key), name="scheduler-role/inline")
+    request = Request("kms:Decrypt", key, role)
+    default_key_policy = resource(
+        {
+            "Sid": "Enable IAM User Permissions",
+            "Effect": "Allow",
+            "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT}:root"},
+            "Action": "kms:*",
+            "Resource": "*",
+        }
+    )
+    assert authorize(
+        request, identity=[decrypts], resource_policy=default_key_policy, resource_must_allow=True
+    ).allowed
+    admins_only = resource(
+        {
+            "Effect": "Allow",
+            "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT}:role/admin"},
+            "Action": "kms:*",
+            "Resource": "*",
+        }
+    )
+    refused = authorize(
+        request, identity=[decrypts], resource_policy=admins_only, resource_must_allow=True
+    )
+    assert refused.reason == (
+        f"the policy of {key} must allow it too, and no statement of it allows kms:Decrypt"
+    )
+    # An ordinary resource policy would have let the identity policy decide.
+    assert authorize(request, identity=[decrypts], resource_policy=admins_only).allowed
+    named = resource(allow("kms:Decrypt", "*", Principal={"AWS": role.name}))
+    assert authorize(request, resource_policy=named, resource_must_allow=True).allowed
