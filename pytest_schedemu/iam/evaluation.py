@@ -55,11 +55,9 @@ def _applies(statement: Statement, request: Request, principal: Principal | None
         return DIRECT
     if principal is None:
         return NO_MATCH
-    strength = principals.match(principal)
     if statement.not_principal:
-        # NotPrincipal excludes whom it names; naming the account excludes only its root.
-        return NO_MATCH if strength == DIRECT else DIRECT
-    return strength
+        return NO_MATCH if principals.excludes(principal) else DIRECT
+    return principals.match(principal)
 
 
 def _scan(

@@ -7,8 +7,10 @@ A policy is one of three kinds, which differ in the elements a statement may or 
   required; ``Principal`` is refused (the principal is the identity it is attached to).
 * ``resource``: a queue's, topic's, function's or bus's policy. ``Principal`` or
   ``NotPrincipal`` and ``Resource`` or ``NotResource`` are required.
-* ``trust``: a role's trust policy. ``Principal`` or ``NotPrincipal`` is required,
+* ``trust``: a role's trust policy. ``Principal`` is required, ``NotPrincipal`` and
   ``Resource`` refused (the resource is the role).
+
+``NotPrincipal`` goes only with ``Deny`` (AWS JSON policy elements: NotPrincipal).
 
 Anything else the grammar refuses is a ``PolicyError`` naming the statement and element.
 """
@@ -206,6 +208,12 @@ def _statement(item: Any, index: int, policy: str, kind: str, variables: bool) -
         raise fail(
             "is refused in an identity policy: the principal is the identity it is attached to",
             principal_element,
+        )
+    if kind == TRUST and principal_element == "NotPrincipal":
+        raise fail("is refused in a trust policy: name who may assume the role", principal_element)
+    if effect == ALLOW and principal_element == "NotPrincipal":
+        raise fail(
+            "is only used with Deny: an Allow of everyone but some is refused", principal_element
         )
     principals: PrincipalSet | None = None
     if principal_element is not None:

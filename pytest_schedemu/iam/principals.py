@@ -9,7 +9,9 @@ they name (IAM User Guide, "AWS JSON policy elements: Principal", "...: NotPrinc
 * ``{"Service": ...}``, ``{"Federated": ...}``, ``{"CanonicalUser": ...}``: that one.
 
 A principal is never matched by a partial wildcard (``arn:aws:iam::*:role/x`` names no one):
-AWS allows ``*`` only alone.
+AWS allows ``*`` only alone. ``NotPrincipal`` leaves out an AWS principal only when it names
+both the principal's account and the principal (or its role): naming the role alone still
+denies it, as the account is checked first.
 """
 
 from __future__ import annotations
@@ -63,6 +65,18 @@ class PrincipalSet:
                 return DIRECT if principal.is_root else ACCOUNT
             return NO_MATCH
         return DIRECT if (kind, principal.name) in self.others else NO_MATCH
+
+    def excludes(self, principal: Principal) -> bool:
+        """Whether a ``NotPrincipal`` element leaves ``principal`` out. AWS checks an AWS
+        principal as its account, then its role, then itself: the element excludes it only
+        when it names the account and the principal (or its role) both."""
+        if self.anyone:
+            return True
+        if principal.kind != AWS:
+            return self.match(principal) == DIRECT
+        if principal.account not in self.accounts:
+            return False
+        return principal.is_root or principal.name in self.arns or principal.role_arn in self.arns
 
 
 def parse_principals(value: Any, fail: Callable[[str], Exception]) -> PrincipalSet:

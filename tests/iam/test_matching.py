@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_schedemu.iam import Principal, Request, authorize, parse_policy
+from pytest_schedemu.iam import Policy, Principal, Request, authorize, parse_policy
 
 from .documents import allow, ask, document, identity, resource
 
@@ -170,23 +170,31 @@ def test_the_principal_forms_a_resource_policy_may_name(principal: object, allow
     assert _lets_in(principal) is allowed
 
 
-def test_not_principal_with_deny_excludes_only_whom_it_names() -> None:
-    """AWS JSON policy elements: NotPrincipal: a Deny of everyone but the named role."""
-    policy = resource(
-        allow("sqs:SendMessage", QUEUE, Principal="*"),
-        {
-            "Effect": "Deny",
-            "NotPrincipal": {"AWS": f"arn:aws:iam::{ACCOUNT}:role/worker"},
-            "Action": "sqs:*",
-            "Resource": QUEUE,
-        },
-    )
-    assert authorize(Request("sqs:SendMessage", QUEUE, WHO), resource_policy=policy).allowed
+def test_not_principal_with_deny_excludes_a_role_only_with_its_account() -> None:
+    """AWS JSON policy elements: NotPrincipal, "Key points": AWS checks the account, then
+    the role, then the session, so the element must name the role's account too; naming the
+    role alone still denies it."""
+
+    def policy(*excluded: str) -> Policy:
+        return resource(
+            allow("sqs:SendMessage", QUEUE, Principal="*"),
+            {
+                "Effect": "Deny",
+                "NotPrincipal": {"AWS": list(excluded)},
+                "Action": "sqs:*",
+                "Resource": QUEUE,
+            },
+        )
+
+    role = f"arn:aws:iam::{ACCOUNT}:role/worker"
+    both = policy(role, f"arn:aws:iam::{ACCOUNT}:root")
+    assert authorize(Request("sqs:SendMessage", QUEUE, WHO), resource_policy=both).allowed
+    role_only = authorize(Request("sqs:SendMessage", QUEUE, WHO), resource_policy=policy(role))
+    assert role_only.reason == "an explicit Deny in resource policy (statement 1)"
     stranger = Principal.aws(f"arn:aws:iam::{ACCOUNT}:role/stranger")
-    refused = authorize(Request("sqs:SendMessage", QUEUE, stranger), resource_policy=policy)
-    assert refused.reason == "an explicit Deny in resource policy (statement 1)"
+    assert not authorize(Request("sqs:SendMessage", QUEUE, stranger), resource_policy=both).allowed
     events = Principal.service("events.amazonaws.com")
-    assert not authorize(Request("sqs:SendMessage", QUEUE, events), resource_policy=policy).allowed
+    assert not authorize(Request("sqs:SendMessage", QUEUE, events), resource_policy=both).allowed
 
 
 def test_a_service_principal_matches_without_regard_to_case() -> None:

@@ -126,6 +126,22 @@ def test_a_malformed_identity_policy_is_refused_naming_where(policy: object, mes
     assert message in refusal(policy)
 
 
+def test_not_principal_goes_only_with_deny_and_never_in_a_trust_policy() -> None:
+    """AWS JSON policy elements: NotPrincipal: "NotPrincipal must be used with Effect: Deny"
+    and it cannot be used "in an IAM role trust policy"."""
+    everyone_but = {"AWS": "arn:aws:iam::123456789012:role/admin"}
+    assert "element NotPrincipal: is only used with Deny" in refusal(
+        document(
+            {"Effect": "Allow", "NotPrincipal": everyone_but, "Action": "sqs:*", "Resource": "*"}
+        ),
+        "resource",
+    )
+    assert "element NotPrincipal: is refused in a trust policy" in refusal(
+        document({"Effect": "Deny", "NotPrincipal": everyone_but, "Action": "sts:AssumeRole"}),
+        "trust",
+    )
+
+
 def test_a_trust_policy_has_a_principal_and_no_resource() -> None:
     """IAM JSON policy elements: Principal (a role's trust policy names who may assume it;
     the resource is the role)."""
