@@ -7,17 +7,16 @@ role's name) and drops the cache when a policy changes.
 
 ::
 
-    trust = parse_policy(document, name="Role trust", kind="trust")
-    decision = evaluate_trust(
-        trust,
-        Principal.service("scheduler.amazonaws.com"),
-        role_arn=ROLE,
-        context=Context.of({"aws:SourceAccount": "123456789012"}),
+    role = Role(
+        ROLE,
+        trust=parse_policy(trust_document, name="scheduler-role trust", kind="trust"),
+        policies=(parse_policy(inline_document, name="scheduler-role/inline"),),
     )
-    decision.allowed, decision.reason
+    context = Context.of({"aws:SourceAccount": "123456789012", "aws:SourceArn": GROUP})
+    role.assumable_by(Principal.service("scheduler.amazonaws.com"), context)
+    role.allows("sqs:SendMessage", QUEUE).reason
 
-    request = Request("sqs:SendMessage", QUEUE)
-    evaluate_identity([inline, attached], request)
+    evaluate_resource(queue_policy, Request("sqs:SendMessage", QUEUE, events, context))
 """
 
 from pytest_schedemu.iam.decision import (
@@ -37,6 +36,7 @@ from pytest_schedemu.iam.evaluation import (
 )
 from pytest_schedemu.iam.policy import Policy, parse_policy
 from pytest_schedemu.iam.request import EMPTY_CONTEXT, Context, Principal, Request
+from pytest_schedemu.iam.role import Role
 
 __all__ = [
     "ALLOWED",
@@ -51,6 +51,7 @@ __all__ = [
     "PolicyError",
     "Principal",
     "Request",
+    "Role",
     "authorize",
     "evaluate_identity",
     "evaluate_resource",

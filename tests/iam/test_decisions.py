@@ -15,11 +15,12 @@ from pytest_schedemu.iam import (
     Context,
     Principal,
     Request,
+    Role,
     authorize,
     evaluate_identity,
 )
 
-from .documents import allow, ask, deny, identity, resource, when
+from .documents import allow, ask, deny, identity, resource, trust, when
 
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:orders"
 
@@ -176,3 +177,41 @@ def test_a_deny_in_the_resource_policy_wins_over_the_identity_allow() -> None:
     )
     assert decision.reason == "an explicit Deny in orders policy (statement Closed)"
     assert decision.principal == "arn:aws:iam::123456789012:role/worker"
+
+
+def test_a_role_answers_the_two_questions_of_an_attempt() -> None:
+    """EventBridge Scheduler User Guide, "Setting up the execution role": Scheduler must be
+    able to assume the role, and the role must allow the target's action."""
+    allow_assume = {
+        "Effect": "Allow",
+        "Principal": {"Service": "scheduler.amazonaws.com"},
+        "Action": "sts:AssumeRole",
+    }
+    trust_policy = trust(allow_assume, name="scheduler-role trust")
+    role = Role(
+        "arn:aws:iam::123456789012:role/scheduler-role",
+        trust=trust_policy,
+        policies=(identity(allow("sqs:SendMessage", QUEUE), name="scheduler-role/inline"),),
+    )
+    assert role.assumable_by(Principal.service("scheduler.amazonaws.com")).allowed
+    assert not role.assumable_by(Principal.service("events.amazonaws.com")).allowed
+    assert role.allows("sqs:SendMessage", QUEUE).allowed
+    assert role.allows("lambda:InvokeFunction", "*").reason == (
+        "no statement allows lambda:InvokeFunction on *"
+    )
+    same = Role(
+        role.arn, trust=trust(allow_assume, name="scheduler-role trust"), policies=role.policies
+    )
+    assert same == role and hash(same) == hash(role)
+    changed = Role(role.arn, trust=trust_policy, policies=())
+    assert changed != role
+
+
+def test_a_role_takes_a_trust_policy_and_identity_policies() -> None:
+    trust_policy = trust(
+        {"Effect": "Allow", "Principal": "*", "Action": "sts:AssumeRole"}, name="t"
+    )
+    with pytest.raises(ValueError, match="must be parsed as a trust policy, not 'identity'"):
+        Role("arn:aws:iam::123456789012:role/r", trust=identity(allow()))
+    with pytest.raises(ValueError, match="must be identity policies: t"):
+        Role("arn:aws:iam::123456789012:role/r", trust=trust_policy, policies=(trust_policy,))
