@@ -165,6 +165,8 @@ ALLOWED = {
     "state": {"formats", "model", "settings", "errors"},
     # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
     "stacks": {"formats", "model", "errors"},
+    # Pure: policies in, a decision out (may P do A on R?); its caller caches and wires it.
+    "iam": {"formats", "model", "errors"},
     # Pure, but ARNs are read by model's one parser, as everywhere.
     "timeline": {"formats", "model", "expressions", "_version", "errors"},
     # The read side: what happened, its queries and assertions; it never sees the store.
