@@ -161,8 +161,10 @@ ALLOWED = {
     "expressions": {"formats", "errors"},
     "settings": {"formats", "model", "errors"},
     "delivery": {"formats", "model", "errors"},
-    "targets": {"formats", "model", "settings", "expressions", "errors"},
-    "state": {"formats", "model", "settings", "errors"},
+    # Which IAM action each target kind needs, and the verdict on an attempt (iam).
+    "targets": {"formats", "model", "settings", "expressions", "iam", "errors"},
+    # What IAM the stacks and the user declared is state, evaluated by the iam wing.
+    "state": {"formats", "model", "settings", "iam", "errors"},
     # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
     "stacks": {"formats", "model", "errors"},
     # Pure: policies in, a decision out (may P do A on R?); its caller caches and wires it.
@@ -228,6 +230,7 @@ ALLOWED = {
         "model",
         "settings",
         "stacks",
+        "iam",
         "state",
         "protocol",
         "commands",
