@@ -239,3 +239,12 @@ def test_an_assertions_failure_names_the_refusal(emu: Emulator, client: Any) -> 
     with pytest.raises(DeliveryAssertionError) as raised:
         emu.assert_delivered(QUEUE)
     assert f"no statement allows sqs:SendMessage on {QUEUE}" in str(raised.value)
+
+
+def test_the_timeline_shows_a_refused_attempt_with_its_reason(emu: Emulator, client: Any) -> None:
+    granted(emu, allowing("sqs:SendMessage", QUEUE, effect="Deny", Sid="NoOrders"))
+    create(client, expression=AT)
+    emu.clock.advance(minutes=1)
+    svg = emu.timeline_svg()
+    assert "AccessDeniedException: " in svg
+    assert "an explicit Deny in scheduler policy 0 (statement NoOrders)" in svg
