@@ -18,6 +18,8 @@ from pytest_schedemu.iam.declarations import NOTHING
 
 #: The source of what a test declared by hand (``emu.iam``).
 BY_HAND = "by hand"
+#: The source of what the services a boto3 delivery reaches declare (moto's IAM).
+DELIVERY_SERVICES = "the delivery's services"
 
 #: A policy as a user gives one: its document as a dict, or as JSON text.
 PolicyDocument = Union[str, Mapping[str, Any]]
@@ -41,6 +43,8 @@ class IamKnowledge:
     def declare(self, source: str, declarations: IamDeclarations) -> None:
         """``source``'s declarations, in place of what it declared before."""
         with self._lock:
+            if self._sources.get(source) == declarations:
+                return  # read again unchanged (moto's, at each move): nothing to ask again
             self._sources[source] = declarations
             self._rejoin()
 

@@ -188,6 +188,7 @@ ALLOWED = {
         "settings",
         "expressions",
         "targets",
+        "iam",
         "timekeeping",
         "delivery",
         "state",
