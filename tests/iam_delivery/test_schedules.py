@@ -4,6 +4,7 @@ action; a refusal is permanent, says why, and never reaches the target."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -248,3 +249,15 @@ def test_the_timeline_shows_a_refused_attempt_with_its_reason(emu: Emulator, cli
     svg = emu.timeline_svg()
     assert "AccessDeniedException: " in svg
     assert "an explicit Deny in scheduler policy 0 (statement NoOrders)" in svg
+
+
+def test_a_fired_schedule_and_an_async_move_are_refused_alike(emu: Emulator, client: Any) -> None:
+    granted(emu)
+    create(client, expression="rate(1 hour)")
+    assert emu.fire("s1").error_code == "AccessDeniedException"
+
+    async def move() -> None:
+        await emu.clock.advance_async(minutes=1)
+
+    asyncio.run(move())
+    assert [a.error_code for a in emu.attempts()] == ["AccessDeniedException"] * 2
