@@ -119,3 +119,11 @@ def test_strict_refuses_a_queue_whose_policy_the_emulator_does_not_know(emu: Emu
     assert first_attempt(emu).error_message == (
         f"the policy of {QUEUE} is not known to the emulator"
     )
+
+
+def test_a_queue_target_is_reached_by_its_policy_whatever_role_it_names(emu: Emulator) -> None:
+    emu.iam.role(ROLE, trust=trusting("lambda.amazonaws.com"))
+    emu.iam.resource_policy(QUEUE, letting(EVENTS, "sqs:SendMessage", QUEUE))
+    put_rule(emu, "nightly", "rate(1 hour)", rule_target("q", QUEUE, RoleArn=ROLE))
+    emu.clock.advance(hours=1, seconds=1)
+    assert first_attempt(emu).succeeded

@@ -261,3 +261,27 @@ def test_a_fired_schedule_and_an_async_move_are_refused_alike(emu: Emulator, cli
 
     asyncio.run(move())
     assert [a.error_code for a in emu.attempts()] == ["AccessDeniedException"] * 2
+
+
+def test_a_role_declared_after_its_schedule_refuses_its_next_attempts(
+    emu: Emulator, client: Any
+) -> None:
+    create(client, expression="rate(1 hour)")  # its role unknown: allowed
+    emu.clock.advance(minutes=30)
+    granted(emu)  # now known, and allowed nothing
+    emu.clock.advance(days=1)
+    assert emu.attempts()[0].succeeded
+    assert not any(a.succeeded for a in emu.attempts()[1:])
+
+
+def test_an_ecs_target_needs_run_task_on_its_task_definition(emu: Emulator, client: Any) -> None:
+    cluster = "arn:aws:ecs:us-east-1:123456789012:cluster/jobs"
+    definition = "arn:aws:ecs:us-east-1:123456789012:task-definition/nightly:3"
+    granted(emu, allowing("ecs:RunTask", definition))
+    create(
+        client,
+        expression=AT,
+        target={"Arn": cluster, "EcsParameters": {"TaskDefinitionArn": definition}},
+    )
+    emu.clock.advance(minutes=1)
+    assert only_attempt(emu).succeeded
