@@ -25,6 +25,9 @@ DELIVERY_SERVICES = "the delivery's services"
 PolicyDocument = Union[str, Mapping[str, Any]]
 
 
+_RANKS = {DELIVERY_SERVICES: 0, BY_HAND: 2}
+
+
 def stack_source(name: str) -> str:
     """The source name of a loaded stack's declarations."""
     return f"stack {name}"
@@ -62,8 +65,10 @@ class IamKnowledge:
 
     def _rejoin(self) -> None:
         joined = NOTHING
-        # A later source wins a role both declare: the user's hand after the stacks.
-        for declarations in self._sources.values():
+        # A later source wins a role both declare: what the delivery's services hold, then
+        # the stacks in the order they were loaded, then the user's hand over all.
+        ranked = sorted(self._sources.items(), key=lambda item: _RANKS.get(item[0], 1))
+        for _, declarations in ranked:
             joined = joined.merged(declarations)
         self._joined = joined
         self.version += 1
