@@ -38,6 +38,7 @@ from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.agenda import Agenda
 from pytest_schedemu.dispatch.move import Move
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
+from pytest_schedemu.dispatch.permissions import Permissions
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
@@ -45,6 +46,7 @@ from pytest_schedemu.formats.times import floor_epoch, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
+from pytest_schedemu.state.iam import DELIVERY_SERVICES
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
@@ -101,8 +103,14 @@ class Dispatcher:
         self.bulk_runs = 0
         #: Wakes the real-time loop when the plans change; it shares the store's lock.
         self.wakeup = threading.Condition(store.lock)
+        #: IAM's verdicts on attempts and dead letters, under what the store knows of IAM.
+        self.permissions = Permissions(store.iam, settings)
         self.planner = Planner(
-            settings=settings, history=history, now=now, notify=self.wakeup.notify_all
+            settings=settings,
+            history=history,
+            now=now,
+            notify=self.wakeup.notify_all,
+            permits=self.permissions.permits,
         )
         #: The work ahead, read for the clock's moves by events and ``Emulator.pending``.
         self.agenda = Agenda(planner=self.planner, store=store, settings=settings)
@@ -113,6 +121,7 @@ class Dispatcher:
             history=history,
             controls=controls,
             delivery=lambda: self.delivery,
+            permissions=self.permissions,
             now=now,
             guard=self.guard,
         )
@@ -149,9 +158,25 @@ class Dispatcher:
 
     # -- running ---------------------------------------------------------------------------
 
+    def learn_service_iam(self) -> None:
+        """Read what IAM the services a boto3 delivery reaches declare (moto's roles and
+        policies), as a move starts: a policy put there since the last move counts."""
+        read = getattr(self.delivery, "read_iam", None)
+        settings = self.settings.current
+        if read is None or settings.iam == "off":
+            return
+        with self.store.lock:
+            roles, resources = self.permissions.named(self.planner)
+        if not roles and not resources:
+            return
+        declarations = read(settings.region, roles, resources)
+        if declarations is not None:
+            self.store.iam.declare(DELIVERY_SERVICES, declarations)
+
     def run_through(self, target: datetime) -> MoveAttempts:
         """Process every work item due at or before ``target``; return the newest
         ``max_records`` attempts made, and how many were made."""
+        self.learn_service_iam()
         # A long advance allocates millions of records, most of which the history keeps,
         # so full collections would only rescan them, at a cost that grows with the
         # history: measured at half the time of a 10,000-schedule day (``KeptAttempts`` collects
@@ -170,6 +195,7 @@ class Dispatcher:
     async def run_through_async(self, target: datetime) -> MoveAttempts:
         """``run_through``, from a running event loop: its ready tasks take a turn after each
         step of the move (``move.py``), and coroutine handlers are awaited in it."""
+        self.learn_service_iam()
         try:
             # The collector stays on: the loop's other tasks run between the steps.
             return await Move(self, target, collect=False).play_async()
@@ -229,9 +255,14 @@ class Dispatcher:
     @property
     def calls_targets(self) -> bool:
         """Whether an attempt makes a call: the common case, a recording delivery nobody
-        steers and no rule target whose input cannot be built, needs none (its outcome is
-        OK)."""
-        return not self.controls.idle or self.delivery.needs_request or bool(self.planner.broken)
+        steers, no rule target whose input cannot be built and none that IAM refuses, needs
+        none (its outcome is OK)."""
+        return (
+            not self.controls.idle
+            or self.delivery.needs_request
+            or bool(self.planner.broken)
+            or self.permissions.any_refused(self.planner, self.store.lock)
+        )
 
     def deliver(self, job: Job, *, in_this_thread: bool = False) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers.
@@ -292,9 +323,12 @@ class Dispatcher:
         if occurrence.broken is not None:
             return occurrence.broken  # nothing can be sent: nothing reaches the target
         controls = self.controls
+        if not controls.idle and controls.role_denied(occurrence.schedule.target.role_arn):
+            return Outcome.failure("AccessDeniedException", ACCESS_DENIED_MESSAGE, False)
+        refused = self.permissions.attempt(occurrence.producer)
+        if refused is not None:
+            return refused  # IAM refuses it: it never reaches the target
         if not controls.idle:
-            if controls.role_denied(occurrence.schedule.target.role_arn):
-                return Outcome.failure("AccessDeniedException", ACCESS_DENIED_MESSAGE, False)
             steered = controls.steer(
                 occurrence.target.control_keys,
                 occurrence.plan.missing,

@@ -161,10 +161,14 @@ ALLOWED = {
     "expressions": {"formats", "errors"},
     "settings": {"formats", "model", "errors"},
     "delivery": {"formats", "model", "errors"},
-    "targets": {"formats", "model", "settings", "expressions", "errors"},
-    "state": {"formats", "model", "settings", "errors"},
+    # Which IAM action each target kind needs, and the verdict on an attempt (iam).
+    "targets": {"formats", "model", "settings", "expressions", "iam", "errors"},
+    # What IAM the stacks and the user declared is state, evaluated by the iam wing.
+    "state": {"formats", "model", "settings", "iam", "errors"},
     # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
     "stacks": {"formats", "model", "errors"},
+    # Pure: policies in, a decision out (may P do A on R?); its caller caches and wires it.
+    "iam": {"formats", "model", "errors"},
     # Pure, but ARNs are read by model's one parser, as everywhere.
     "timeline": {"formats", "model", "expressions", "_version", "errors"},
     # The read side: what happened, its queries and assertions; it never sees the store.
@@ -184,6 +188,7 @@ ALLOWED = {
         "settings",
         "expressions",
         "targets",
+        "iam",
         "timekeeping",
         "delivery",
         "state",
@@ -226,6 +231,7 @@ ALLOWED = {
         "model",
         "settings",
         "stacks",
+        "iam",
         "state",
         "protocol",
         "commands",
