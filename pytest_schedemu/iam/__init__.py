@@ -26,6 +26,7 @@ from pytest_schedemu.iam.decision import (
     UNTRUSTED,
     Decision,
 )
+from pytest_schedemu.iam.declarations import IamDeclarations, merge_policies
 from pytest_schedemu.iam.errors import PolicyError
 from pytest_schedemu.iam.evaluation import (
     ASSUME_ROLE,
@@ -47,6 +48,7 @@ __all__ = [
     "UNTRUSTED",
     "Context",
     "Decision",
+    "IamDeclarations",
     "Policy",
     "PolicyError",
     "Principal",
@@ -56,5 +58,6 @@ __all__ = [
     "evaluate_identity",
     "evaluate_resource",
     "evaluate_trust",
+    "merge_policies",
     "parse_policy",
 ]
