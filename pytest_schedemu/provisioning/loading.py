@@ -34,6 +34,7 @@ from pytest_schedemu.provisioning.rules import add_rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
+from pytest_schedemu.stacks.permissions import declared_iam
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
 __tracebackhide__ = raised_for_the_caller
@@ -51,6 +52,9 @@ class StackLoader:
         self._now = now
 
     def load(self, resolved: ResolvedStack) -> Stack:
+        # Before anything is made: a policy IAM would refuse fails the stack, as it fails
+        # CloudFormation's creation.
+        iam = declared_iam(resolved)
         batch = self._commands.batch(Call(resolved.account, resolved.region, self._now()))
         for resource in resolved.of_type(SCHEDULE_GROUP):
             self._add("CreateScheduleGroup", batch.group, resolved, resource)
@@ -63,7 +67,11 @@ class StackLoader:
         except BatchRefused as refused:
             raise failure(resolved, refused.label, refused.error) from None
         return Stack(
-            resolved, tuple(created.groups), tuple(created.schedules), tuple(created.rules)
+            resolved,
+            tuple(created.groups),
+            tuple(created.schedules),
+            tuple(created.rules),
+            iam,
         )
 
     def adopt(self, resolved: ResolvedStack) -> Stack | None:
@@ -100,6 +108,7 @@ class StackLoader:
             tuple(g for g in groups if g is not None),
             tuple(s for s in schedules if s is not None),
             tuple(r for r in rules if r is not None),
+            declared_iam(resolved),
         )
 
     @staticmethod

@@ -163,8 +163,9 @@ ALLOWED = {
     "delivery": {"formats", "model", "errors"},
     "targets": {"formats", "model", "settings", "expressions", "errors"},
     "state": {"formats", "model", "settings", "errors"},
-    # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
-    "stacks": {"formats", "model", "errors"},
+    # Pure: templates read and resolved; partitions and ARNs from model, as everywhere; the
+    # IAM a stack declares read into the iam wing's policies.
+    "stacks": {"formats", "model", "iam", "errors"},
     # Pure: policies in, a decision out (may P do A on R?); its caller caches and wires it.
     "iam": {"formats", "model", "errors"},
     # Pure, but ARNs are read by model's one parser, as everywhere.

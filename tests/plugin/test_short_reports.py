@@ -37,7 +37,18 @@ Resources:
   SchedulerRole:
     Type: AWS::IAM::Role
     Properties:
-      AssumeRolePolicyDocument: {}
+      AssumeRolePolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - {Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}
+      Policies:
+        - PolicyName: send
+          PolicyDocument:
+            Version: "2012-10-17"
+            Statement:
+              - Effect: Allow
+                Action: "sqs:SendMessage"
+                Resource: [!GetAtt ChargeQueue.Arn, !GetAtt Letters.Arn]
   Nightly:
     Type: AWS::Scheduler::Schedule
     Properties:
