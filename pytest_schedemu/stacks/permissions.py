@@ -13,6 +13,7 @@ the resource policies its functions, queues, topics and event buses are given.
   ``AWS::SNS::TopicPolicy`` (``Topics``: ARNs), ``AWS::SNS::TopicInlinePolicy``,
   ``AWS::Events::EventBusPolicy`` and an ``AWS::Events::EventBus``'s ``Policy``: the
   statements given to one resource make its one policy.
+- A function, queue or topic of the stack given none of these has an empty policy.
 
 A document IAM would refuse is a StackError naming the resource and the policy's fault.
 """
@@ -50,6 +51,9 @@ TOPIC_POLICY = "AWS::SNS::TopicPolicy"
 TOPIC_INLINE_POLICY = "AWS::SNS::TopicInlinePolicy"
 EVENT_BUS_POLICY = "AWS::Events::EventBusPolicy"
 EVENT_BUS = "AWS::Events::EventBus"
+
+#: The resources whose policy decides whether a service may deliver to them.
+_POLICY_HOLDERS = ("AWS::Lambda::Function", "AWS::SQS::Queue", "AWS::SNS::Topic")
 
 #: The queue URLs SQS answers: ``https://sqs.<region>.<suffix>/<account>/<name>``, and the
 #: older ``https://<region>.queue.amazonaws.com/...`` and ``https://queue.amazonaws.com/...``
@@ -174,6 +178,16 @@ class _Reader:
                 self._give(resource.arn, self._given(resource, "Policy"))
         for resource in stack.of_type(EVENT_BUS_POLICY):
             self._bus_statement(resource)
+        # A function, queue or topic of the stack that is given no policy has none: no
+        # service may invoke it or send to it (rather than an unknown resource, allowed).
+        for resource_type in _POLICY_HOLDERS:
+            for resource in stack.of_type(resource_type):
+                if resource.arn is not None and resource.arn not in self._policies:
+                    name = f"{resource.logical_id} (no resource policy)"
+                    document = {"Version": CURRENT_VERSION, "Statement": []}
+                    self._policies[resource.arn] = [
+                        parse_policy(document, name=name, kind=RESOURCE_POLICY)
+                    ]
         # Every statement given to a resource is evaluated together, as AWS keeps them in
         # one policy (a function's permissions; several queue policies: docs/iam.md).
         return {arn: merge_policies(policies) for arn, policies in self._policies.items()}

@@ -19,7 +19,6 @@ from pytest_schedemu.iam import (
     evaluate_resource,
     parse_policy,
 )
-from pytest_schedemu.iam.declarations import IamDeclarations
 from pytest_schedemu.stacks import ResolvedStack
 from pytest_schedemu.stacks.permissions import declared_iam
 from tests.constants import START
@@ -197,15 +196,23 @@ Resources:
     assert invoke(Principal.service("sns.amazonaws.com"), daily).allowed
 
 
-def test_a_function_without_a_permission_has_no_policy(tmp_path: Path) -> None:
+def test_a_function_or_queue_given_no_policy_lets_no_service_in(tmp_path: Path) -> None:
     template = resources(
         Worker={
             "Type": "AWS::Lambda::Function",
             "Properties": {"Runtime": "python3.12", "Handler": "x", "Code": {"ZipFile": "x"}},
-        }
+        },
+        Jobs={"Type": "AWS::SQS::Queue"},
     )
-    _, declared = _declared(tmp_path, template)
-    assert declared == IamDeclarations()
+    stack, declared = _declared(tmp_path, template)
+    function, queue = stack.resource("Worker").arn, stack.resource("Jobs").arn
+    assert set(declared.resource_policies) == {function, queue}
+    invoke = Request("lambda:InvokeFunction", function, EVENTS)
+    refused = evaluate_resource(declared.resource_policies[function], invoke)
+    assert refused.reason == f"no statement allows lambda:InvokeFunction on {function}"
+    send = Request("sqs:SendMessage", queue, EVENTS)
+    assert not evaluate_resource(declared.resource_policies[queue], send).allowed
+    assert declared.roles == {} and declared.unknown_policies == {}
 
 
 def _send_from(source_arn: Any, sid: str = "FromRule") -> dict[str, Any]:
