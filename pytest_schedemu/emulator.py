@@ -39,6 +39,7 @@ from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks.loaded import Stack
+from pytest_schedemu.state.iam import IamByHand
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import RealClock, VirtualClock
 from pytest_schedemu.timekeeping.freeze import TimeFreeze
@@ -88,6 +89,7 @@ class Emulator(Inspection):
         )
         self._store = Store(self.clock.now(), live)
         self._history = History(max_records=lambda: live.current.max_records)
+        self._iam = IamByHand(self._store.iam)
         self._controls = TargetControls()
         self._dispatcher = Dispatcher(
             store=self._store,
@@ -265,6 +267,7 @@ class Emulator(Inspection):
             if self._journal is not None:
                 self._journal.reset()
             self._stacks.clear()
+            self._store.iam.clear()
             self._stacks.load_configured(self.settings, adopt=False)
         if self._real_time is not None:
             self._real_time.wait_for_earlier_deliveries()
@@ -384,6 +387,13 @@ class Emulator(Inspection):
     def allow_role(self, role_arn: str) -> None:
         """Undo ``deny_role``."""
         self._controls.allow_role(role_arn)
+
+    @property
+    def iam(self) -> IamByHand:
+        """What the emulator knows of IAM, told by hand: ``emu.iam.role(arn, trust=...,
+        policies=[...])``, ``emu.iam.resource_policy(arn, policy)``; the ``iam`` setting
+        says how attempts meet it (docs/iam.md)."""
+        return self._iam
 
     def inject_api_error(
         self,

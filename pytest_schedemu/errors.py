@@ -330,6 +330,13 @@ class DeliveryError(Exception):
 # -- shared messages -------------------------------------------------------------------------
 
 
+#: Scheduler's words for an execution role it may not assume: CreateSchedule's
+#: ValidationException, and an attempt's AccessDeniedException.
+ROLE_NOT_ASSUMABLE = (
+    "The execution role you provide must allow AWS EventBridge Scheduler to assume the role."
+)
+
+
 def group_not_found(name: str) -> ResourceNotFoundException:
     return ResourceNotFoundException(f"Schedule group {name} does not exist.")
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from pytest_schedemu.commands.call import Call
 from pytest_schedemu.commands.rule_targets import every_target
 from pytest_schedemu.commands.rules import bus_name, check_rule_request, event_bus, rule_from
-from pytest_schedemu.commands.schedules import Document, group_from, schedule_from
+from pytest_schedemu.commands.schedules import Document, check_role, group_from, schedule_from
 from pytest_schedemu.errors import ApiError
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule
@@ -61,8 +61,9 @@ class Batch:
     def schedule(self, params: Document, label: Any) -> None:
         """Add the schedule a shape-validated CreateSchedule request describes, after
         CreateSchedule's checks (ApiError)."""
-        reject = self._settings.current.past_at == "reject"
-        self._schedules.append((label, schedule_from(self._call, params, reject)))
+        settings = self._settings.current
+        schedule = schedule_from(self._call, params, settings.past_at == "reject")
+        self._schedules.append((label, check_role(schedule, self._store.iam, settings.iam)))
 
     def rule(self, params: Document, targets: Callable[[], Sequence[Document]], label: Any) -> bool:
         """Add the rule a shape-validated PutRule request describes, with the targets

@@ -23,7 +23,7 @@ from pytest_schedemu.commands.rules import (
     refuse_managed,
     rule_from,
 )
-from pytest_schedemu.commands.schedules import Document, group_from, schedule_from
+from pytest_schedemu.commands.schedules import Document, check_role, group_from, schedule_from
 from pytest_schedemu.model.resources import DEFAULT_GROUP, Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import Rule
 from pytest_schedemu.settings.live import LiveSettings
@@ -59,14 +59,16 @@ class Commands:
     # -- schedules -------------------------------------------------------------------------
 
     def create_schedule(self, call: Call, params: Document) -> Schedule:
-        reject = self.settings.current.past_at == "reject"
-        return self.store.create_schedule(schedule_from(call, params, reject))
+        settings = self.settings.current
+        schedule = schedule_from(call, params, settings.past_at == "reject")
+        return self.store.create_schedule(check_role(schedule, self.store.iam, settings.iam))
 
     def update_schedule(self, call: Call, params: Document) -> Schedule:
         group = params.get("GroupName", DEFAULT_GROUP)
         current = self.store.find_schedule(call.account_id, call.region, group, params["Name"])
-        reject = self.settings.current.past_at == "reject"
-        return self.store.update_schedule(schedule_from(call, params, reject, current))
+        settings = self.settings.current
+        schedule = schedule_from(call, params, settings.past_at == "reject", current)
+        return self.store.update_schedule(check_role(schedule, self.store.iam, settings.iam))
 
     def delete_schedule(self, call: Call, group: str, name: str) -> None:
         self.store.delete_schedule(call.account_id, call.region, group, name)

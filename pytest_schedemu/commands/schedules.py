@@ -13,7 +13,7 @@ from sys import intern
 from typing import Any
 
 from pytest_schedemu.commands.call import Call
-from pytest_schedemu.errors import ValidationException
+from pytest_schedemu.errors import ROLE_NOT_ASSUMABLE, ValidationException
 from pytest_schedemu.expressions import (
     InvalidScheduleExpression,
     InvalidTimezone,
@@ -33,6 +33,7 @@ from pytest_schedemu.model.resources import (
     flexible_time_window,
 )
 from pytest_schedemu.targets import check_target
+from pytest_schedemu.targets.permissions import Knowledge, creation_verdict
 
 Document = dict[str, Any]
 
@@ -143,6 +144,14 @@ def schedule_from(
         end_date=end,
         kms_key_arn=params.get("KmsKeyArn"),
     )
+
+
+def check_role(schedule: Schedule, knowledge: Knowledge, iam: str) -> Schedule:
+    """``schedule``, unless its execution role is one the emulator knows and Scheduler may
+    not assume: then CreateSchedule and UpdateSchedule refuse it, as AWS's do."""
+    if creation_verdict(schedule.target.role_arn, knowledge, iam) is not None:
+        raise ValidationException(ROLE_NOT_ASSUMABLE)
+    return schedule
 
 
 def group_from(call: Call, params: Document) -> ScheduleGroup:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-ACCESS_DENIED_MESSAGE = (
-    "The execution role you provide must allow AWS EventBridge Scheduler to assume the role."
-)
+from pytest_schedemu.errors import ROLE_NOT_ASSUMABLE
+
+ACCESS_DENIED_MESSAGE = ROLE_NOT_ASSUMABLE
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.agenda import Agenda
 from pytest_schedemu.dispatch.move import Move
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
+from pytest_schedemu.dispatch.permissions import Permissions
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
@@ -101,8 +102,14 @@ class Dispatcher:
         self.bulk_runs = 0
         #: Wakes the real-time loop when the plans change; it shares the store's lock.
         self.wakeup = threading.Condition(store.lock)
+        #: IAM's verdicts on attempts and dead letters, under what the store knows of IAM.
+        self.permissions = Permissions(store.iam, settings)
         self.planner = Planner(
-            settings=settings, history=history, now=now, notify=self.wakeup.notify_all
+            settings=settings,
+            history=history,
+            now=now,
+            notify=self.wakeup.notify_all,
+            permits=self.permissions.permits,
         )
         #: The work ahead, read for the clock's moves by events and ``Emulator.pending``.
         self.agenda = Agenda(planner=self.planner, store=store, settings=settings)
@@ -113,6 +120,7 @@ class Dispatcher:
             history=history,
             controls=controls,
             delivery=lambda: self.delivery,
+            permissions=self.permissions,
             now=now,
             guard=self.guard,
         )
@@ -229,9 +237,14 @@ class Dispatcher:
     @property
     def calls_targets(self) -> bool:
         """Whether an attempt makes a call: the common case, a recording delivery nobody
-        steers and no rule target whose input cannot be built, needs none (its outcome is
-        OK)."""
-        return not self.controls.idle or self.delivery.needs_request or bool(self.planner.broken)
+        steers, no rule target whose input cannot be built and none that IAM refuses, needs
+        none (its outcome is OK)."""
+        return (
+            not self.controls.idle
+            or self.delivery.needs_request
+            or bool(self.planner.broken)
+            or self.permissions.any_refused(self.planner, self.store.lock)
+        )
 
     def deliver(self, job: Job, *, in_this_thread: bool = False) -> Outcome:
         """The outcome of one attempt: what a test imposes, or what the backend answers.
@@ -292,9 +305,12 @@ class Dispatcher:
         if occurrence.broken is not None:
             return occurrence.broken  # nothing can be sent: nothing reaches the target
         controls = self.controls
+        if not controls.idle and controls.role_denied(occurrence.schedule.target.role_arn):
+            return Outcome.failure("AccessDeniedException", ACCESS_DENIED_MESSAGE, False)
+        refused = self.permissions.attempt(occurrence.producer)
+        if refused is not None:
+            return refused  # IAM refuses it: it never reaches the target
         if not controls.idle:
-            if controls.role_denied(occurrence.schedule.target.role_arn):
-                return Outcome.failure("AccessDeniedException", ACCESS_DENIED_MESSAGE, False)
             steered = controls.steer(
                 occurrence.target.control_keys,
                 occurrence.plan.missing,

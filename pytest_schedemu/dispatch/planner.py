@@ -57,6 +57,7 @@ class Planner:
         history: History,
         now: Callable[[], datetime],
         notify: Callable[[], None],
+        permits: Callable[[Producer], bool] = lambda producer: True,
     ) -> None:
         self.settings = settings
         self.history = history
@@ -74,6 +75,10 @@ class Planner:
         #: Keys of the live plans whose input cannot be built: while there are any, every
         #: attempt is made one by one, so that theirs fail (``Plan.broken``).
         self.broken: set[str] = set()
+        #: Keys of the live plans whose attempts IAM refuses (``dispatch.permissions``):
+        #: while there are any, every attempt is asked.
+        self.refused: set[str] = set()
+        self._permits = permits
         #: The plans of scheduled rules' targets, one kind of producer more.
         self.rules = RulePlanning(self, now=now)
 
@@ -122,6 +127,20 @@ class Planner:
             self.broken.discard(plan.arn)
         else:
             self.broken.add(plan.arn)
+        self._vet(plan.arn, producer)
+
+    def _vet(self, key: str, producer: Producer) -> None:
+        if self._permits(producer):
+            self.refused.discard(key)
+        else:
+            self.refused.add(key)
+
+    def vet_all(self) -> None:
+        """Ask again whether each live plan's attempts may go: what is known of IAM, or
+        the ``iam`` setting, changed."""
+        self.refused.clear()
+        for plan in self.plans.values():
+            self._vet(plan.arn, plan.producer)
 
     def schedule_removed(self, schedule: Schedule, reason: str) -> None:
         plan = self.plans.pop(schedule.incarnation, None)
@@ -139,6 +158,7 @@ class Planner:
         if self._by_arn.get(plan.arn) is plan:
             del self._by_arn[plan.arn]
             self.broken.discard(plan.arn)
+            self.refused.discard(plan.arn)
         plan.version += 1
         self.superseded(plan)
         self.cancel_pending(plan, reason)
@@ -336,5 +356,6 @@ class Planner:
         self._by_arn.clear()
         self.rules.reset()
         self.broken.clear()
+        self.refused.clear()
         self.queue.clear()
         self._stale = 0

@@ -14,6 +14,7 @@ from typing import Callable
 from pytest_schedemu.delivery.backends import DeadLetterRequest, Delivery, Outcome
 from pytest_schedemu.delivery.steering import TargetControls
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
+from pytest_schedemu.dispatch.permissions import Permissions
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.formats.times import from_epoch
@@ -69,6 +70,7 @@ class Settlement:
         history: History,
         controls: TargetControls,
         delivery: Callable[[], Delivery],
+        permissions: Permissions,
         now: Callable[[], datetime],
         guard: DeliveryGuard,
     ) -> None:
@@ -78,6 +80,7 @@ class Settlement:
         self._history = history
         self._controls = controls
         self._delivery = delivery
+        self._permissions = permissions
         self._now = now
         self._guard = guard
 
@@ -192,8 +195,11 @@ class Settlement:
         generation: int | None,
     ) -> None:
         missing = missing_target_error(target_kind(request.queue_arn), request.queue_arn)
+        refused = self._permissions.dead_letter(occurrence.producer)
         if missing is not None and self._controls.is_missing(request.queue_arn):
             outcome = Outcome.failure(*missing, False)
+        elif refused is not None:
+            outcome = refused  # IAM refuses the send: recorded as dlq_failed, with why
         else:
             with self._guard.delivering():
                 outcome = self._delivery().send_dead_letter(request)

@@ -9,13 +9,18 @@ the model says so), and handed to one batch of the command layer (``Commands.bat
 which checks each as its operation does and then all of them against the state before it
 stores any. The first that fails fails the load with the file, the logical id and AWS's
 message. A rule's two requests are made in ``provisioning.rules``.
+
+What IAM a stack declares (its roles, their policies, its queues', topics' and functions'
+policies) is known from the moment its load starts, so that CreateSchedule's check of an
+execution role sees the stack's own roles; a load that fails forgets it again.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +30,8 @@ from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.commands.rules import bus_name
 from pytest_schedemu.errors import ApiError, StackError, raised_for_the_caller
 from pytest_schedemu.formats.listing import suggestion
+from pytest_schedemu.iam import IamDeclarations
+from pytest_schedemu.iam.declarations import NOTHING
 from pytest_schedemu.model.resources import DEFAULT_GROUP
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
 from pytest_schedemu.model.template_limits import TemplateLimits
@@ -34,7 +41,10 @@ from pytest_schedemu.provisioning.rules import add_rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
-from pytest_schedemu.stacks.permissions import declared_iam
+from pytest_schedemu.state.iam import stack_source
+
+#: What IAM a resolved stack declares.
+IamReader = Callable[[ResolvedStack], IamDeclarations]
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
 __tracebackhide__ = raised_for_the_caller
@@ -44,17 +54,32 @@ class StackLoader:
     """Creates a resolved stack's groups, schedules and rules, through the command layer."""
 
     def __init__(
-        self, validator: ServiceValidator, commands: Commands, now: Callable[[], datetime]
+        self,
+        validator: ServiceValidator,
+        commands: Commands,
+        now: Callable[[], datetime],
+        read_iam: IamReader = lambda resolved: NOTHING,
     ) -> None:
         self._validator = validator
         self._commands = commands
         self._store = commands.store
         self._now = now
+        self._read_iam = read_iam
+
+    @contextmanager
+    def iam_declared(self, resolved: ResolvedStack) -> Iterator[None]:
+        """What IAM the stack declares, known while the block runs and after it; forgotten
+        when the block raises (the stack is not loaded)."""
+        source = stack_source(resolved.name)
+        iam = self._store.iam
+        iam.declare(source, self._read_iam(resolved))
+        try:
+            yield
+        except BaseException:
+            iam.forget(source)
+            raise
 
     def load(self, resolved: ResolvedStack) -> Stack:
-        # Before anything is made: a policy IAM would refuse fails the stack, as it fails
-        # CloudFormation's creation.
-        iam = declared_iam(resolved)
         batch = self._commands.batch(Call(resolved.account, resolved.region, self._now()))
         for resource in resolved.of_type(SCHEDULE_GROUP):
             self._add("CreateScheduleGroup", batch.group, resolved, resource)
@@ -67,11 +92,7 @@ class StackLoader:
         except BatchRefused as refused:
             raise failure(resolved, refused.label, refused.error) from None
         return Stack(
-            resolved,
-            tuple(created.groups),
-            tuple(created.schedules),
-            tuple(created.rules),
-            iam,
+            resolved, tuple(created.groups), tuple(created.schedules), tuple(created.rules)
         )
 
     def adopt(self, resolved: ResolvedStack) -> Stack | None:
@@ -108,7 +129,6 @@ class StackLoader:
             tuple(g for g in groups if g is not None),
             tuple(s for s in schedules if s is not None),
             tuple(r for r in rules if r is not None),
-            declared_iam(resolved),
         )
 
     @staticmethod
@@ -195,9 +215,10 @@ class LoadedStacks:
             raise StackError(
                 f"A stack named {resolved.name} is already loaded: give another stack_name="
             )
-        stack = self._loader.adopt(resolved) if adopt else None
-        if stack is None:
-            stack = self._loader.load(resolved)
+        with self._loader.iam_declared(resolved):
+            stack = self._loader.adopt(resolved) if adopt else None
+            if stack is None:
+                stack = self._loader.load(resolved)
         with self._lock:
             self._stacks[stack.name] = stack
             for arn, logical_id in stack.origins().items():

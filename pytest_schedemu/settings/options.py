@@ -48,6 +48,9 @@ PAST_AT_POLICIES = ("fire", "skip", "reject")
 FLEXIBLE_OFFSET_MODES = ("hash", "zero")
 TRANSPORTS = ("http", "inprocess")
 CLOCKS = ("virtual", "real")
+#: How attempts meet IAM (docs/iam.md): what the emulator knows is evaluated; ``strict``
+#: fails what it knows nothing of too, ``off`` evaluates nothing.
+IAM_MODES = ("enforce", "strict", "off")
 DEFAULT_SQS_QUEUE_URL_TEMPLATE = "https://sqs.{region}.{dns_suffix}/{account}/{name}"
 #: SQS's limit for one message: the UTF-8 body plus every attribute's name, type and value.
 #: The dead-letter limit's default, and its largest value.
@@ -84,6 +87,12 @@ class Settings:
         "hash",
         "flexible-window offsets: hash (spread deterministically) or zero",
         check=values.one_of(FLEXIBLE_OFFSET_MODES),
+    )
+    iam: str = declare(
+        "enforce",
+        "IAM of the roles and resource policies the emulator knows: enforce (the unknown "
+        "is allowed), strict (the unknown fails), or off",
+        check=values.one_of(IAM_MODES),
     )
     group_deletion_delay: float = declare(
         0,

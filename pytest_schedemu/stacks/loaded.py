@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_schedemu.errors import raised_for_the_caller
-from pytest_schedemu.iam.declarations import IamDeclarations
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, rule_target_key
 from pytest_schedemu.stacks.stack import ResolvedStack, StackResource
@@ -25,15 +24,13 @@ class Stack:
 
     ``schedule_groups``, ``schedules`` and ``rules`` (EventBridge rules, with their
     targets) are the records created, in template order, as they were when the stack was
-    loaded. ``iam`` is what IAM it declares: its roles and its resources' policies
-    (``stacks.permissions``).
+    loaded.
     """
 
     resolved: ResolvedStack
     schedule_groups: tuple[ScheduleGroup, ...]
     schedules: tuple[Schedule, ...]
     rules: tuple[Rule, ...] = ()
-    iam: IamDeclarations = field(default_factory=IamDeclarations, repr=False)
 
     @property
     def name(self) -> str:

@@ -48,6 +48,7 @@ from pytest_schedemu.state.admission import (
     admit_into,
     admit_schedule,
 )
+from pytest_schedemu.state.iam import IamKnowledge
 from pytest_schedemu.state.idempotency import StoredResponse, TokenKey, TokenStore
 from pytest_schedemu.state.listeners import StoreJournal, StoreObserver
 from pytest_schedemu.state.partition import RegionState, ScheduleKey, merge_tags
@@ -69,6 +70,9 @@ class Store:
         self._created_at = now
         self._incarnations = 0
         self.rules = RuleStore(self)
+        #: What IAM the stacks and the user declared; its own lock, and kept by a reset of
+        #: the schedules (the emulator's reset clears it, and loads the stacks again).
+        self.iam = IamKnowledge()
 
     # -- lifecycle -------------------------------------------------------------------------
 

@@ -161,8 +161,10 @@ ALLOWED = {
     "expressions": {"formats", "errors"},
     "settings": {"formats", "model", "errors"},
     "delivery": {"formats", "model", "errors"},
-    "targets": {"formats", "model", "settings", "expressions", "errors"},
-    "state": {"formats", "model", "settings", "errors"},
+    # Which IAM action each target kind needs, and the verdict on an attempt (iam).
+    "targets": {"formats", "model", "settings", "expressions", "iam", "errors"},
+    # What IAM the stacks and the user declared is state, evaluated by the iam wing.
+    "state": {"formats", "model", "settings", "iam", "errors"},
     # Pure: templates read and resolved; partitions and ARNs from model, as everywhere; the
     # IAM a stack declares read into the iam wing's policies.
     "stacks": {"formats", "model", "iam", "errors"},
@@ -229,6 +231,7 @@ ALLOWED = {
         "model",
         "settings",
         "stacks",
+        "iam",
         "state",
         "protocol",
         "commands",

@@ -17,6 +17,7 @@ What a producer decides:
 - ``retry``: the ladder its failed attempts climb (``retries``).
 - ``broken``: the outcome of every attempt when what it sends cannot be built, else None.
 - ``dead_letter``: the message that tells its dead-letter queue an occurrence failed.
+- ``delivering``: what its attempts and its dead letters ask of IAM (``targets.permissions``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pytest_schedemu.records import Activity, Attempt
 from pytest_schedemu.records.types import beyond_defaults
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.targets import TargetPlan
+from pytest_schedemu.targets.permissions import Delivering
 
 if TYPE_CHECKING:
     from pytest_schedemu.dispatch.occurrences import Occurrence
@@ -45,7 +47,7 @@ class Producer(ABC):
     # A live schedule holds one: what a subclass can work out from the rest (its identity,
     # its event key) or shares with every other of its kind (its retry ladder) is a
     # property or a class attribute there, not a slot.
-    __slots__ = ("schedule", "target", "timeline")
+    __slots__ = ("permission", "schedule", "target", "timeline")
 
     #: What says, in every record of it, what made the record.
     identity: dict[str, Any]
@@ -64,6 +66,14 @@ class Producer(ABC):
         self.timeline = timeline
         #: Its target, prepared once for all of its attempts.
         self.target = target
+        #: IAM's verdict on its attempts, with the stamp it holds under
+        #: (``dispatch.permissions``): a refusal's outcome, or None.
+        self.permission: tuple[tuple[int, str], Outcome | None] | None = None
+
+    @property
+    @abstractmethod
+    def delivering(self) -> Delivering:
+        """What its attempts ask of IAM: who delivers, with which role, to what."""
 
     @property
     def activation(self) -> int:

@@ -23,6 +23,7 @@ from pytest_schedemu.model.rules import Rule, RuleTarget, RuleTargetSchedule
 from pytest_schedemu.records import Attempt
 from pytest_schedemu.records.types import RULE
 from pytest_schedemu.settings.options import Settings
+from pytest_schedemu.targets.permissions import Delivering, rule_delivering
 from pytest_schedemu.targets.rule_plan import RuleTargetPlan, plan_rule_target
 
 if TYPE_CHECKING:
@@ -73,6 +74,12 @@ class RuleTargetProducer(Producer):
                 created_at=rule.activated_at,
             ),
             target=self.planned,
+        )
+
+    @property
+    def delivering(self) -> Delivering:
+        return rule_delivering(
+            self.planned.rule_arn, self.schedule.account_id, self.schedule.target
         )
 
     def dead_letter(

@@ -21,6 +21,7 @@ from pytest_schedemu.records import Attempt
 from pytest_schedemu.records.types import SCHEDULE
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.targets import plan_target, queue_url
+from pytest_schedemu.targets.permissions import Delivering, scheduler_delivering
 
 if TYPE_CHECKING:
     from pytest_schedemu.dispatch.occurrences import Occurrence
@@ -60,6 +61,10 @@ class ScheduleProducer(Producer):
     @property
     def event_key(self) -> tuple[str, int]:  # type: ignore[override]
         return self.arn, self.schedule.incarnation
+
+    @property
+    def delivering(self) -> Delivering:
+        return scheduler_delivering(self.schedule)
 
     def dead_letter(
         self,
