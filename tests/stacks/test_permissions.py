@@ -473,10 +473,10 @@ Resources:
     assert len(declared.roles) == 3
 
 
-def test_a_loaded_stack_holds_its_declarations(tmp_path: Path) -> None:
+def test_a_loaded_stacks_roles_are_known_to_the_emulator(tmp_path: Path) -> None:
     with Emulator(start=START) as emu:
         stack = emu.load_stack(write(tmp_path, ROLE_TEMPLATE))
-        assert list(stack.iam.roles) == [stack.resource("Runner").arn]
+        assert emu.iam.roles() == [stack.resource("Runner").arn]
 
 
 def test_a_refused_policy_fails_the_load_and_creates_nothing(tmp_path: Path) -> None:
@@ -488,5 +488,5 @@ def test_a_refused_policy_fails_the_load_and_creates_nothing(tmp_path: Path) -> 
     with Emulator(start=START) as emu:
         with pytest.raises(StackError, match=r"resource NoAudit \(AWS::IAM::Policy\): policy "):
             emu.load_stack(write(tmp_path, {"Resources": bad}))
-        assert emu.stacks == []
+        assert emu.stacks == [] and emu.iam.roles() == []
         assert emu.client().list_schedules()["Schedules"] == []
