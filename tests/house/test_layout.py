@@ -226,10 +226,14 @@ ALLOWED = {
         "errors",
     },
     # A stack's (or a state file's) resources made real through the APIs' own checks.
+    # A loaded stack's check reads the clock's planning (expressions) and IAM's verdict on
+    # an attempt (targets), as delivery does.
     "provisioning": {
         "formats",
         "model",
         "settings",
+        "expressions",
+        "targets",
         "stacks",
         "iam",
         "state",
