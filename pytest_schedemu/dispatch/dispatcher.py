@@ -46,6 +46,7 @@ from pytest_schedemu.formats.times import floor_epoch, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
+from pytest_schedemu.state.iam import DELIVERY_SERVICES
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import DeliveryGuard
 
@@ -157,9 +158,25 @@ class Dispatcher:
 
     # -- running ---------------------------------------------------------------------------
 
+    def learn_service_iam(self) -> None:
+        """Read what IAM the services a boto3 delivery reaches declare (moto's roles and
+        policies), as a move starts: a policy put there since the last move counts."""
+        read = getattr(self.delivery, "read_iam", None)
+        settings = self.settings.current
+        if read is None or settings.iam == "off":
+            return
+        with self.store.lock:
+            roles, resources = self.permissions.named(self.planner)
+        if not roles and not resources:
+            return
+        declarations = read(settings.region, roles, resources)
+        if declarations is not None:
+            self.store.iam.declare(DELIVERY_SERVICES, declarations)
+
     def run_until(self, target: datetime) -> MoveAttempts:
         """Process every work item due at or before ``target``; return the newest
         ``max_records`` attempts made, and how many were made."""
+        self.learn_service_iam()
         # A long advance allocates millions of records, most of which the history keeps,
         # so full collections would only rescan them, at a cost that grows with the
         # history: measured at half the time of a 10,000-schedule day (``KeptAttempts`` collects
@@ -178,6 +195,7 @@ class Dispatcher:
     async def run_until_async(self, target: datetime) -> MoveAttempts:
         """``run_until``, from a running event loop: its ready tasks take a turn after each
         step of the move (``move.py``), and coroutine handlers are awaited in it."""
+        self.learn_service_iam()
         try:
             # The collector stays on: the loop's other tasks run between the steps.
             return await Move(self, target, collect=False).play_async()

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 from pytest_schedemu.delivery.backends import OK, DeadLetterRequest, DeliveryRequest, Outcome
+from pytest_schedemu.dispatch.service_iam import read_service_iam
 from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.iam import IamDeclarations
 from pytest_schedemu.settings.botocore_search import botocore_finds_credentials
 from pytest_schedemu.settings.mocked import moto_answers_botocore
 from pytest_schedemu.targets import classify_error, decode_blobs, target_kind
@@ -154,6 +157,20 @@ class Boto3Delivery:
                 "MessageAttributes": request.message_attributes,
             },
         )
+
+    def read_iam(
+        self, region: str, roles: Iterable[str], resources: Iterable[str]
+    ) -> IamDeclarations | None:
+        """What IAM the services it delivers into declare of ``roles`` and ``resources``
+        (``service_iam``), when they are moto's or an endpoint's; None where they would be
+        AWS's, or cannot be read."""
+        if self.endpoint_url is None and not moto_answers_botocore():
+            return None
+        try:
+            return read_service_iam(self._client, region, roles, resources)
+        except Exception as error:
+            logger.warning("the IAM of the delivery's services could not be read: %s", error)
+            return None
 
     def close(self) -> None:
         with self._lock:

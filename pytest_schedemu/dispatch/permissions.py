@@ -96,6 +96,23 @@ class Permissions:
         """Whether ``producer``'s attempts may go: what the planner asks of each definition."""
         return self.attempt(producer) is None
 
+    @staticmethod
+    def named(planner: Planner) -> tuple[set[str], set[str]]:
+        """The roles, and the queues, topics and functions whose policies may decide, that
+        the live plans name: what a boto3 delivery's services are asked about."""
+        roles: set[str] = set()
+        resources: set[str] = set()
+        for plan in planner.plans.values():
+            delivering = plan.producer.delivering
+            if delivering.role_arn is not None:
+                roles.add(delivering.role_arn)
+            resources.update(
+                arn
+                for arn in (delivering.target_arn, delivering.dead_letter_arn)
+                if arn is not None and arn.split(":")[2:3] in (["sqs"], ["sns"], ["lambda"])
+            )
+        return roles, resources
+
     def any_refused(self, planner: Planner, lock: AbstractContextManager[object]) -> bool:
         """Whether a live plan's attempts are refused, worked out again for every plan (under
         the store's ``lock``) when what is known, or the setting, changed since."""

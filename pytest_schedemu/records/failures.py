@@ -65,10 +65,15 @@ def attempt_line(attempt: Attempt) -> str:
     else:
         kind = "retryable" if attempt.retryable else "permanent"
         outcome = f"FAILED {attempt.error_code} ({kind})"
-    return (
+    line = (
         f"  {ztime(attempt.attempted_at)} {source_of(attempt)} "
         f"#{attempt.attempt_number} {outcome} {cut(attempt.input)}"
     )
+    if attempt.succeeded or attempt.retryable or not attempt.error_message:
+        return line
+    # Why an attempt failed for good (a role IAM refuses, a target missing) is what a
+    # reader of the failure needs, and it is rare: shown whole, on a line of its own.
+    return f"{line}\n      {attempt.error_message}"
 
 
 def letter_line(letter: DeadLetter) -> str:

@@ -18,9 +18,14 @@ from pytest_schedemu.iam.declarations import NOTHING
 
 #: The source of what a test declared by hand (``emu.iam``).
 BY_HAND = "by hand"
+#: The source of what the services a boto3 delivery reaches declare (moto's IAM).
+DELIVERY_SERVICES = "the delivery's services"
 
 #: A policy as a user gives one: its document as a dict, or as JSON text.
 PolicyDocument = Union[str, Mapping[str, Any]]
+
+
+_RANKS = {DELIVERY_SERVICES: 0, BY_HAND: 2}
 
 
 def stack_source(name: str) -> str:
@@ -41,6 +46,8 @@ class IamKnowledge:
     def declare(self, source: str, declarations: IamDeclarations) -> None:
         """``source``'s declarations, in place of what it declared before."""
         with self._lock:
+            if self._sources.get(source) == declarations:
+                return  # read again unchanged (moto's, at each move): nothing to ask again
             self._sources[source] = declarations
             self._rejoin()
 
@@ -58,8 +65,10 @@ class IamKnowledge:
 
     def _rejoin(self) -> None:
         joined = NOTHING
-        # A later source wins a role both declare: the user's hand after the stacks.
-        for declarations in self._sources.values():
+        # A later source wins a role both declare: what the delivery's services hold, then
+        # the stacks in the order they were loaded, then the user's hand over all.
+        ranked = sorted(self._sources.items(), key=lambda item: _RANKS.get(item[0], 1))
+        for _, declarations in ranked:
             joined = joined.merged(declarations)
         self._joined = joined
         self.version += 1

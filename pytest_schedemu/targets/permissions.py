@@ -233,9 +233,15 @@ def creation_verdict(
 
 @lru_cache(maxsize=256)
 def _unconditional(trust: Policy) -> Policy:
+    """The trust policy as creation reads it: each Allow whatever its condition, each Deny
+    only when it has none (a conditional Deny is the attempt's to weigh)."""
     document = jsontext.loads(trust.document)
     statements: list[Any] = document["Statement"]
-    bare = [{k: v for k, v in item.items() if k != "Condition"} for item in statements]
+    bare = [
+        {key: value for key, value in item.items() if key != "Condition"}
+        for item in statements
+        if item.get("Effect") == "Allow" or "Condition" not in item
+    ]
     return parse_policy({**document, "Statement": bare}, name=trust.name, kind=trust.kind)
 
 

@@ -32,6 +32,9 @@ OUTCOME_WORDS = {
 }
 PAYLOAD_EXCERPT = 80
 MESSAGE_EXCERPT = 120
+#: A permanent failure's message says why it can never succeed (IAM's refusal names the
+#: role, the action, the resource and the reason): room for all of it.
+PERMANENT_MESSAGE_EXCERPT = 400
 DETAIL_EXCERPT = 160
 
 
@@ -66,7 +69,8 @@ def mark_title(mark: Mark, clock: Clock) -> str:
         lines.append("fired by the test (Emulator.fire), out of its schedule")
     if not attempt.succeeded:
         code = attempt.error_code or "error"
-        message = excerpt(attempt.error_message or "", MESSAGE_EXCERPT)
+        room = MESSAGE_EXCERPT if attempt.retryable else PERMANENT_MESSAGE_EXCERPT
+        message = excerpt(attempt.error_message or "", room)
         lines.append(f"{code}: {message}" if message else code)
     if attempt.input is not None:
         lines.append(f"payload: {excerpt(attempt.input, PAYLOAD_EXCERPT)}")

@@ -189,6 +189,7 @@ ALLOWED = {
         "settings",
         "expressions",
         "targets",
+        "iam",
         "timekeeping",
         "delivery",
         "state",

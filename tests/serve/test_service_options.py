@@ -159,6 +159,7 @@ TAKING_EFFECT = [
     ("account_id", "210987654321", "210987654321"),
     ("past_at", "reject", "reject"),
     ("flexible_offsets", "zero", "zero"),
+    ("iam", "strict", "strict"),
     ("group_deletion_delay", "2.5", 2.5),
     ("max_schedules", "7", 7),
     ("max_schedule_groups", "3", 3),
