@@ -41,7 +41,13 @@ def template(blocks: int) -> dict[str, Any]:
             "Properties": {
                 "AssumeRolePolicyDocument": {
                     "Version": "2012-10-17",
-                    "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole"}],
+                    "Statement": [
+                        {
+                            "Effect": "Allow",
+                            "Principal": {"Service": "scheduler.amazonaws.com"},
+                            "Action": "sts:AssumeRole",
+                        }
+                    ],
                 },
                 "Policies": [
                     {

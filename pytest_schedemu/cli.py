@@ -4,7 +4,8 @@ It serves the Scheduler API and the control API (``/_schedemu/``) on one port, l
 line per delivery attempt, and stops cleanly on SIGINT or SIGTERM. ``schedemu state
 export|import`` dump a state file (``--state``) as JSON and load one. ``schedemu next``
 prints an expression's next instants and ``schedemu check`` validates one, as
-EventBridge Scheduler would (the expressions engine's tool, ``expressions/tool.py``).
+EventBridge Scheduler would (the expressions engine's tool, ``expressions/tool.py``);
+``schedemu check --stack PATH`` checks a stack without moving the clock (``Stack.check``).
 """
 
 from __future__ import annotations
@@ -104,27 +105,48 @@ def _add_expression_commands(commands: Any) -> None:
     )
     checked = commands.add_parser(
         "check",
-        help="validate an at/rate/cron expression",
-        description=("Print 'valid' and exit 0, or AWS's validation message on stderr and exit 2."),
+        help="validate an at/rate/cron expression, or check a stack's schedules and rules",
+        description=(
+            "With EXPRESSION: print 'valid' and exit 0, or AWS's validation message on "
+            "stderr and exit 2. With --stack: list every schedule and rule target the stack "
+            "makes, with its next three fire times on its own zone's clock and whether it "
+            "can deliver, with the reason when not (the IAM its attempts would meet); exit "
+            "1 when any cannot, 0 when all can, 2 with the error when the stack cannot be "
+            "loaded. The emulator's settings come from their environment variables."
+        ),
     )
+    upcoming.add_argument("expression", metavar="EXPRESSION", help="e.g. 'cron(0 9 ? * MON *)'")
+    checked.add_argument(
+        "expression", metavar="EXPRESSION", nargs="?", help="e.g. 'cron(0 9 ? * MON *)'"
+    )
+    checked.add_argument(
+        "--stack",
+        metavar="PATH",
+        default=None,
+        help=(
+            "a CloudFormation or SAM template, or a CDK assembly (PATH#StackName for one "
+            "stack of several), checked instead of an expression"
+        ),
+    )
+    _add_setting(checked, EMULATOR_OPTIONS["iam"])
     for command in (upcoming, checked):
-        command.add_argument("expression", metavar="EXPRESSION", help="e.g. 'cron(0 9 ? * MON *)'")
         command.add_argument(
             "--tz", default="UTC", metavar="ZONE", help="the IANA time zone (default: UTC)"
         )
     upcoming.add_argument(
         "-n", type=int, default=10, metavar="N", help="how many instants (default: 10)"
     )
-    upcoming.add_argument(
-        "--from",
-        dest="start",
-        default=None,
-        metavar="INSTANT",
-        help=(
-            "ISO 8601 with an offset, e.g. 2026-03-01T08:00:00Z: the first instant may be "
-            "this one (default: now)"
-        ),
-    )
+    for command in (upcoming, checked):
+        command.add_argument(
+            "--from",
+            dest="start",
+            default=None,
+            metavar="INSTANT",
+            help=(
+                "ISO 8601 with an offset, e.g. 2026-03-01T08:00:00Z: the first instant may "
+                "be this one (default: now)"
+            ),
+        )
 
 
 _STATE_HELP = (
@@ -321,8 +343,51 @@ def expression_command(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The settings a stack's check does not take from the environment: it loads the one stack
+#: it is given, into a state of its own, on a clock that does not move.
+_NOT_CHECKED = ("stacks", "state", "clock", "start")
+
+
+def stack_check(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
+    """``schedemu check --stack PATH``: 0 when every schedule and rule target of the stack
+    can deliver, 1 when one cannot, 2 when the stack cannot be loaded."""
+    from pytest_schedemu.emulator import Emulator
+    from pytest_schedemu.errors import SchedemuError
+
+    given = vars(args)
+    path, _, name = args.stack.partition("#")
+    emulator = None
+    try:
+        settings: dict[str, Any] = {} if args.start is None else {"start": args.start}
+        for setting, option in EMULATOR_OPTIONS.items():
+            if setting in _NOT_CHECKED:
+                continue
+            if setting in given:
+                settings[setting] = given[setting]
+            elif option.environment_variable in environ:
+                variable = option.environment_variable
+                settings[setting] = option.read(environ[variable], variable)
+        emulator = Emulator(**settings)
+        parameters = dict(emulator.settings.stack_parameters) or None
+        stack = emulator.load_stack(path, parameters=parameters, stack_name=name or None)
+        check = stack.check()
+    except (SchedemuError, ValueError, LookupError, OSError) as error:
+        print(f"schedemu: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    finally:
+        if emulator is not None:
+            emulator.stop()
+    print(check)
+    return 0 if check.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "check" and (args.stack is None) == (args.expression is None):
+        parser.error("check takes an EXPRESSION or --stack PATH (one of them)")
+    if args.command == "check" and args.stack is not None:
+        return stack_check(args, os.environ)
     if args.command == "serve":
         return serve(args)
     if args.command == "state":

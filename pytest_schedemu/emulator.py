@@ -40,6 +40,7 @@ from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks.loaded import Stack
+from pytest_schedemu.stacks.permissions import declared_iam
 from pytest_schedemu.state.iam import IamByHand
 from pytest_schedemu.state.store import Store
 from pytest_schedemu.timekeeping.clock import ClockWiring, RealClock, VirtualClock
@@ -127,7 +128,9 @@ class Emulator(Inspection):
                 settings=live,
             )
         commands = Commands(self._store, live)  # the one way in, for the APIs and the stacks
-        self._stacks = LoadedStacks(StackLoader(service_validator(), commands, self.clock.now))
+        self._stacks = LoadedStacks(
+            StackLoader(service_validator(), commands, self.clock.now, declared_iam)
+        )
         control = ControlApi(
             records=self._records,
             clock=self.clock,

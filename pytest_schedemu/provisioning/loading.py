@@ -36,10 +36,12 @@ from pytest_schedemu.model.resources import DEFAULT_GROUP
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, parse_rule_target_key
 from pytest_schedemu.model.template_limits import TemplateLimits
 from pytest_schedemu.protocol.validation import ServiceValidator
+from pytest_schedemu.provisioning.checking import check_stack
 from pytest_schedemu.provisioning.requests import failure, refuse_unknown, typed
 from pytest_schedemu.provisioning.rules import add_rule
 from pytest_schedemu.settings.options import Settings
 from pytest_schedemu.stacks import ResolvedStack, StackResource, read_stack
+from pytest_schedemu.stacks.check import StackCheck
 from pytest_schedemu.stacks.loaded import RULE, SCHEDULE, SCHEDULE_GROUP, Stack
 from pytest_schedemu.state.iam import stack_source
 
@@ -79,6 +81,15 @@ class StackLoader:
             iam.forget(source)
             raise
 
+    def check(self, stack: Stack) -> StackCheck:
+        """``stack``'s check now, under what the emulator knows of IAM and its setting."""
+        return check_stack(
+            stack,
+            knowledge=self._store.iam,
+            mode=self._commands.settings.current.iam,
+            at=self._now(),
+        )
+
     def load(self, resolved: ResolvedStack) -> Stack:
         batch = self._commands.batch(Call(resolved.account, resolved.region, self._now()))
         for resource in resolved.of_type(SCHEDULE_GROUP):
@@ -92,7 +103,11 @@ class StackLoader:
         except BatchRefused as refused:
             raise failure(resolved, refused.label, refused.error) from None
         return Stack(
-            resolved, tuple(created.groups), tuple(created.schedules), tuple(created.rules)
+            resolved,
+            tuple(created.groups),
+            tuple(created.schedules),
+            tuple(created.rules),
+            self.check,
         )
 
     def adopt(self, resolved: ResolvedStack) -> Stack | None:
@@ -129,6 +144,7 @@ class StackLoader:
             tuple(g for g in groups if g is not None),
             tuple(s for s in schedules if s is not None),
             tuple(r for r in rules if r is not None),
+            self.check,
         )
 
     @staticmethod

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.model.resources import Schedule, ScheduleGroup
 from pytest_schedemu.model.rules import DEFAULT_EVENT_BUS, Rule, rule_target_key
+from pytest_schedemu.stacks.check import StackCheck
 from pytest_schedemu.stacks.stack import ResolvedStack, StackResource
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
@@ -31,6 +33,8 @@ class Stack:
     schedule_groups: tuple[ScheduleGroup, ...]
     schedules: tuple[Schedule, ...]
     rules: tuple[Rule, ...] = ()
+    #: Its check, as the emulator that loaded it works it out (``check``).
+    checker: Callable[[Stack], StackCheck] | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -96,6 +100,16 @@ class Stack:
             if rule is not None and rule.event_bus_name == DEFAULT_EVENT_BUS:
                 made[resource.logical_id] = rule
         return made
+
+    def check(self) -> StackCheck:
+        """Without moving the clock: every schedule and rule target of the stack, with its
+        next three fire times on its own zone's clock and whether it can deliver, under
+        what the emulator knows of IAM and its ``iam`` setting (the verdict its attempts
+        would meet), with the reason when it cannot. ``check().ok`` when all can;
+        ``str(check())`` is what ``schedemu check --stack`` prints."""
+        if self.checker is None:
+            raise RuntimeError(f"stack {self.name} was not loaded by an emulator: no check")
+        return self.checker(self)
 
     def origins(self) -> dict[str, str]:
         """Schedule ARN, rule ARN and rule target key (``<rule ARN>#<target id>``, a rule

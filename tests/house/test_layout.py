@@ -165,8 +165,9 @@ ALLOWED = {
     "targets": {"formats", "model", "settings", "expressions", "iam", "errors"},
     # What IAM the stacks and the user declared is state, evaluated by the iam wing.
     "state": {"formats", "model", "settings", "iam", "errors"},
-    # Pure: templates read and resolved; partitions and ARNs from model, as everywhere.
-    "stacks": {"formats", "model", "errors"},
+    # Pure: templates read and resolved; partitions and ARNs from model, as everywhere; the
+    # IAM a stack declares read into the iam wing's policies.
+    "stacks": {"formats", "model", "iam", "errors"},
     # Pure: policies in, a decision out (may P do A on R?); its caller caches and wires it.
     "iam": {"formats", "model", "errors"},
     # Pure, but ARNs are read by model's one parser, as everywhere.
@@ -226,10 +227,14 @@ ALLOWED = {
         "errors",
     },
     # A stack's (or a state file's) resources made real through the APIs' own checks.
+    # A loaded stack's check reads the clock's planning (expressions) and IAM's verdict on
+    # an attempt (targets), as delivery does.
     "provisioning": {
         "formats",
         "model",
         "settings",
+        "expressions",
+        "targets",
         "stacks",
         "iam",
         "state",

@@ -37,7 +37,18 @@ Resources:
   SchedulerRole:
     Type: AWS::IAM::Role
     Properties:
-      AssumeRolePolicyDocument: {}
+      AssumeRolePolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - {Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}
+      Policies:
+        - PolicyName: send
+          PolicyDocument:
+            Version: "2012-10-17"
+            Statement:
+              - Effect: Allow
+                Action: "sqs:SendMessage"
+                Resource: [!GetAtt ChargeQueue.Arn, !GetAtt Letters.Arn]
   Nightly:
     Type: AWS::Scheduler::Schedule
     Properties:
@@ -56,6 +67,20 @@ Resources:
       Targets:
         - Id: charges
           Arn: !GetAtt ChargeQueue.Arn
+  EventsMaySend:
+    Type: AWS::SQS::QueuePolicy
+    Properties:
+      Queues: [!Ref ChargeQueue]
+      PolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - Effect: Allow
+            Principal: {Service: events.amazonaws.com}
+            Action: sqs:SendMessage
+            Resource: !GetAtt ChargeQueue.Arn
+            Condition:
+              ArnEquals:
+                aws:SourceArn: !GetAtt HourlyReport.Arn
 """
 
 # A logical id misspelt inside the template: a StackError from deep in its resolution.

@@ -25,7 +25,16 @@ Resources:
   Runner:
     Type: AWS::IAM::Role
     Properties:
-      AssumeRolePolicyDocument: {}
+      AssumeRolePolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - {Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}
+      Policies:
+        - PolicyName: send
+          PolicyDocument:
+            Version: "2012-10-17"
+            Statement:
+              - {Effect: Allow, Action: "sqs:SendMessage", Resource: [!GetAtt Jobs.Arn]}
   Reports:
     Type: AWS::Scheduler::ScheduleGroup
     Properties:

@@ -62,6 +62,17 @@ Resources:
       Targets:
         - Id: jobs
           Arn: !GetAtt Jobs.Arn
+  EventsMaySend:
+    Type: AWS::SQS::QueuePolicy
+    Properties:
+      Queues: [!Ref Jobs, !Ref JobLetters]
+      PolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - Effect: Allow
+            Principal: {Service: events.amazonaws.com}
+            Action: sqs:SendMessage
+            Resource: "*"
 """
 
 
