@@ -30,6 +30,7 @@ from pytest_schedemu.iam.declarations import IamDeclarations, merge_policies
 from pytest_schedemu.iam.errors import PolicyError
 from pytest_schedemu.iam.evaluation import (
     ASSUME_ROLE,
+    allows_action_somewhere,
     authorize,
     evaluate_identity,
     evaluate_resource,
@@ -54,6 +55,7 @@ __all__ = [
     "Principal",
     "Request",
     "Role",
+    "allows_action_somewhere",
     "authorize",
     "evaluate_identity",
     "evaluate_resource",

@@ -128,6 +128,18 @@ def _implicit(request: Request, near: _Near | None) -> Decision:
     return _decision(request, False, IMPLICIT_DENY, f"{failure} ({where})", where)
 
 
+def allows_action_somewhere(policies: Iterable[Policy], action: str) -> bool:
+    """Whether some Allow of the policies names ``action``, on some resource: all that can
+    be said of a request whose resource is not known. No such Allow means no resource it
+    could name is allowed."""
+    key = action.lower()
+    return any(
+        statement.allows and statement.actions.matches(key, {}) != statement.not_action
+        for policy in policies
+        for statement in policy.statements
+    )
+
+
 def evaluate_identity(policies: Iterable[Policy], request: Request) -> Decision:
     """Whether the identity policies (a role's inline and attached ones) allow the request."""
     deny, allowing, near = _scan(policies, request, None)

@@ -26,6 +26,7 @@ from pytest_schedemu.iam import (
     Principal,
     Request,
     Role,
+    allows_action_somewhere,
     authorize,
     evaluate_resource,
     evaluate_trust,
@@ -290,10 +291,20 @@ def _permitted(
         return None
     if decision.kind == IMPLICIT_DENY:
         unknown = knowledge.unknown_policies(role.arn)
-        if mode != STRICT and (unknown or resource == "*"):
-            # A policy the emulator has no copy of, or a resource it cannot read, might
-            # allow it: what is not known is allowed.
+        if mode != STRICT and unknown:
+            # A policy the emulator has no copy of might allow it: what is not known is
+            # allowed.
             return None
+        if resource == "*":
+            # A universal target's resource is in its parameters, which this does not
+            # read: a role that allows the action on some resource may be allowing this
+            # one (strict refuses what it cannot show), one that allows it nowhere is not.
+            somewhere = allows_action_somewhere(role.policies, action)
+            if somewhere and mode != STRICT:
+                return None
+            if not somewhere:
+                reason = f"no statement allows {action} on any resource"
+                return _refused(delivering, role.arn, action, resource, reason, decision)
         if unknown:
             listed = ", ".join(unknown)
             reason = f"{decision.reason}; attached {listed}, which the emulator does not know"

@@ -160,14 +160,36 @@ def test_a_customer_managed_key_needs_kms_decrypt(emu: Emulator, client: Any) ->
 def test_a_universal_targets_action_is_its_service_and_api(emu: Emulator, client: Any) -> None:
     universal = "arn:aws:scheduler:::aws-sdk:sqs:sendMessage"
     granted(emu, allowing("sqs:ReceiveMessage", "*"))
-    emu.configure(iam="strict")  # the resource is read from nothing: only strict refuses
     create(
         client,
         expression=AT,
         target={"Arn": universal, "Input": '{"QueueUrl": "q", "MessageBody": "b"}'},
     )
     emu.clock.advance(minutes=1)
-    assert "is not authorized to perform sqs:SendMessage on *" in only_attempt(emu).error_message
+    assert only_attempt(emu).error_message == (
+        f"{ROLE} is not authorized to perform sqs:SendMessage on *: "
+        "no statement allows sqs:SendMessage on any resource"
+    )
+
+
+def test_a_universal_target_is_let_through_where_its_action_is_allowed_on_some_resource(
+    emu: Emulator, client: Any
+) -> None:
+    # The queue is named in the target's parameters, which the emulator does not read: a
+    # role allowed to send to some queue may be allowed to send to this one; only strict
+    # refuses what it cannot show.
+    universal = "arn:aws:scheduler:::aws-sdk:sqs:sendMessage"
+    granted(emu, allowing("sqs:SendMessage", QUEUE))
+    target = {"Arn": universal, "Input": '{"QueueUrl": "q", "MessageBody": "b"}'}
+    create(client, expression=AT, target=target)
+    emu.clock.advance(minutes=1)
+    assert only_attempt(emu).succeeded
+    emu.configure(iam="strict")
+    create(client, "s2", expression="at(2026-03-01T10:05:00)", target=target)
+    emu.clock.advance(minutes=5)
+    assert "is not authorized to perform sqs:SendMessage on *" in (
+        emu.attempts()[-1].error_message or ""
+    )
 
 
 def test_a_refused_attempt_goes_to_the_dead_letter_queue_the_role_may_send_to(
