@@ -119,3 +119,30 @@ def test_the_command_exits_2_for_a_stack_aws_would_not_create(
         "ValidationException: The execution role you provide must allow AWS EventBridge "
         "Scheduler to assume the role.\n"
     )
+
+
+def test_with_iam_off_every_case_delivers(iam_assembly: Path) -> None:
+    with Emulator(start="2026-03-01T10:00:00Z", iam="off") as emu:
+        stacks = [
+            emu.load_stack(iam_assembly, stack_name=name)
+            for name in ("Permissions", "LambdaTrust", "ForeignTrust")
+        ]
+        emu.clock.advance(hours=2)
+        made = {
+            resource.logical_id: _attempts(emu, stack, resource.logical_id)
+            for stack in stacks
+            for resource in stack.resources
+            if resource.type in ("AWS::Scheduler::Schedule", "AWS::Events::Rule")
+        }
+    assert len(made) == 8
+    assert all(attempts for attempts in made.values()), made
+    assert all(a.succeeded for attempts in made.values() for a in attempts)
+
+
+def test_a_refused_attempt_is_not_retried(emu: Emulator, iam_assembly: Path) -> None:
+    stack = emu.load_stack(iam_assembly, stack_name="Permissions")
+    emu.clock.advance(hours=2)
+    for name in REFUSED:
+        attempts = _attempts(emu, stack, name)
+        assert attempts and all(not a.succeeded and not a.retryable for a in attempts), name
+        assert len({a.scheduled_time for a in attempts}) == len(attempts), name
