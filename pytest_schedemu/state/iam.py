@@ -117,7 +117,8 @@ def _name(arn: str) -> str:
 
 class IamByHand:
     """What a test tells the emulator of IAM itself: ``emu.iam.role(...)``,
-    ``emu.iam.resource_policy(...)``. Gone with the emulator's reset."""
+    ``emu.iam.resource_policy(...)``, ``emu.iam.task_definition(...)``. Gone with the
+    emulator's reset; a policy that cannot be read changes nothing."""
 
     def __init__(self, knowledge: IamKnowledge) -> None:
         self._knowledge = knowledge
