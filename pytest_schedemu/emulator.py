@@ -405,8 +405,9 @@ class Emulator(Inspection):
     @property
     def iam(self) -> IamByHand:
         """What the emulator knows of IAM, told by hand: ``emu.iam.role(arn, trust=...,
-        policies=[...])``, ``emu.iam.resource_policy(arn, policy)``; the ``iam`` setting
-        says how attempts meet it (docs/iam.md)."""
+        policies=[...])``, ``emu.iam.resource_policy(arn, policy)``,
+        ``emu.iam.task_definition(arn, task_role=..., execution_role=...)``; the ``iam``
+        setting says how attempts meet it (docs/iam.md)."""
         return self._iam
 
     def inject_api_error(

@@ -12,6 +12,8 @@
     │                                 read or resolved (names the file, the resource, the fault)
     ├── InvalidScheduleExpression (ValueError)  an at(), rate() or cron() AWS refuses
     ├── InvalidTimezone (ValueError)  a time zone that is not an IANA name AWS accepts
+    ├── PolicyError (ValueError)      an IAM policy document that is not policy grammar (names
+    │                                 the policy, the statement and the element)
     └── ApiError                      an AWS-shaped error answer (code, HTTP status, message)
         ├── ValidationException           400
         ├── SerializationException        400  the body could not be parsed
@@ -78,18 +80,19 @@ class ClockTimeout(SchedemuError, AssertionError):
 def raised_for_the_caller(excinfo: Any) -> bool:
     """Whether pytest's ``excinfo`` holds an error the emulator raises on purpose about its
     caller's own request: a name nothing ever had, a filter that cannot match
-    (``LookupError``, ``ValueError``), a failed assertion, or a stack that cannot load
-    (``StackError``).
+    (``LookupError``, ``ValueError``), a failed assertion, a stack that cannot load
+    (``StackError``), or a policy written by hand that is not one (``PolicyError``).
 
     The modules such an error passes through (the read side, stacks, provisioning, the
-    ``Emulator``) set ``__tracebackhide__`` to this, so pytest reports it at the test's own
-    line, without the emulator's frames in between, and any other exception, a bug, with
-    its whole traceback. The pytest plugin leaves the attempts out of such a report: they
+    IAM wing's parsing and what a test declares of IAM by hand, the ``Emulator``) set
+    ``__tracebackhide__`` to this, so pytest reports it at the test's own line, without
+    the emulator's frames in between, and any other exception, a bug, with its whole
+    traceback. The pytest plugin leaves the attempts out of such a report: they
     say nothing about a misspelt name.
     """
     error = getattr(excinfo, "value", None)
     return type(error) in (LookupError, ValueError) or isinstance(
-        error, (DeliveryAssertionError, StackError)
+        error, (DeliveryAssertionError, StackError, PolicyError)
     )
 
 
@@ -124,6 +127,34 @@ class StackError(SchedemuError, ValueError):
     """A CloudFormation template, SAM template or CDK cloud assembly cannot be read or
     resolved; the message names the file, the resource or parameter where there is one, and
     what is wrong."""
+
+
+class PolicyError(SchedemuError, ValueError):
+    """A policy document that is not valid policy grammar (``pytest_schedemu.iam``).
+
+    The message names the policy, the statement (its ``Sid``, or its index from 0 when it
+    has none) and the element at fault, shows the value and says what would be right, the
+    way IAM's ``MalformedPolicyDocument`` refuses it.
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        policy: str,
+        statement: str | None = None,
+        element: str | None = None,
+    ) -> None:
+        where = [f"policy {policy}"]
+        if statement is not None:
+            where.append(statement)
+        if element is not None:
+            where.append(f"element {element}")
+        super().__init__(f"{', '.join(where)}: {problem}")
+        self.policy = policy
+        self.statement = statement
+        self.element = element
+        self.problem = problem
 
 
 class InvalidScheduleExpression(SchedemuError, ValueError):

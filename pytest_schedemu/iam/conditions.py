@@ -21,8 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats.listing import did_you_mean
 from pytest_schedemu.iam.patterns import FREE, NONE, SEGMENT, Lookup, Pattern, compile_pattern
+
+# A malformed policy is the caller's mistake: reported at the caller's line, without
+# this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 FOR_ANY = "ForAnyValue"
 FOR_ALL = "ForAllValues"

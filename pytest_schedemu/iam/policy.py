@@ -21,11 +21,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.iam.conditions import Condition, parse_conditions
 from pytest_schedemu.iam.errors import PolicyError
 from pytest_schedemu.iam.patterns import FREE, RESOURCE, PatternSet, pattern_set
 from pytest_schedemu.iam.principals import PrincipalSet, parse_principals
+
+# A malformed policy is the caller's mistake: reported at the caller's line, without
+# this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 IDENTITY = "identity"
 RESOURCE_POLICY = "resource"

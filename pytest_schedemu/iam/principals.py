@@ -20,7 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.iam.request import AWS, CANONICAL_USER, FEDERATED, SERVICE, Principal
+
+# A malformed policy is the caller's mistake: reported at the caller's line, without
+# this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 NO_MATCH = 0
 #: The policy names the principal's account: the principal's identity policies must allow.

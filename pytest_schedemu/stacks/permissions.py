@@ -14,6 +14,8 @@ the resource policies its functions, queues, topics and event buses are given.
   ``AWS::Events::EventBusPolicy`` and an ``AWS::Events::EventBus``'s ``Policy``: the
   statements given to one resource make its one policy.
 - A function, queue or topic of the stack given none of these has an empty policy.
+- ``AWS::ECS::TaskDefinition``: its ``TaskRoleArn`` and ``ExecutionRoleArn`` (an ARN, or a
+  role's name in the stack's account), the roles a schedule or rule running it must pass.
 
 A document IAM would refuse is a StackError naming the resource and the policy's fault.
 """
@@ -25,7 +27,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_schedemu.errors import StackError, raised_for_the_caller
-from pytest_schedemu.iam.declarations import IamDeclarations, merge_policies
+from pytest_schedemu.iam.declarations import (
+    IamDeclarations,
+    merge_policies,
+    task_definition_names,
+)
 from pytest_schedemu.iam.errors import PolicyError
 from pytest_schedemu.iam.policy import (
     CURRENT_VERSION,
@@ -51,6 +57,7 @@ TOPIC_POLICY = "AWS::SNS::TopicPolicy"
 TOPIC_INLINE_POLICY = "AWS::SNS::TopicInlinePolicy"
 EVENT_BUS_POLICY = "AWS::Events::EventBusPolicy"
 EVENT_BUS = "AWS::Events::EventBus"
+TASK_DEFINITION = "AWS::ECS::TaskDefinition"
 
 #: The resources whose policy decides whether a service may deliver to them.
 _POLICY_HOLDERS = ("AWS::Lambda::Function", "AWS::SQS::Queue", "AWS::SNS::Topic")
@@ -80,6 +87,7 @@ def declared_iam(stack: ResolvedStack) -> IamDeclarations:
         roles=reader.roles(),
         resource_policies=reader.resource_policies(),
         unknown_policies=reader.unknown,
+        task_roles=reader.task_roles(),
     )
 
 
@@ -152,6 +160,29 @@ class _Reader:
         # A role made outside the stack is not known here: what is attached to it is not
         # either (its trust policy, which an attempt asks first, is nowhere to be read).
         return [by_name[name] for name in self._strings(resource, "Roles") if name in by_name]
+
+    def task_roles(self) -> dict[str, tuple[str, ...]]:
+        """The roles each ECS task definition gives its tasks, by each name it goes by."""
+        found: dict[str, tuple[str, ...]] = {}
+        stack = self.stack
+        # CloudFormation takes a task role by its name too: the stack's role of that name
+        # (its ARN has its path), else the account's.
+        by_name = {role.physical_name: role.arn for role in stack.of_type(ROLE)}
+        for resource in stack.of_type(TASK_DEFINITION):
+            assert resource.arn is not None  # every task definition has one
+            roles = []
+            for element in ("TaskRoleArn", "ExecutionRoleArn"):
+                if resource.properties.get(element) is None:
+                    continue
+                role = self._string(resource, element)
+                if not role.startswith("arn:"):
+                    role = (
+                        by_name.get(role)
+                        or f"arn:{stack.partition}:iam::{stack.account}:role/{role}"
+                    )
+                roles.append(role)
+            found.update(dict.fromkeys(task_definition_names(resource.arn), tuple(roles)))
+        return found
 
     # -- resource policies ------------------------------------------------------------
 

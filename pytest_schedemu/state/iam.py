@@ -1,5 +1,6 @@
-"""What IAM the emulator knows: the roles and resource policies each source declared (a
-loaded stack, the user by hand), joined into one view that evaluation reads.
+"""What IAM the emulator knows: the roles, resource policies and ECS task definitions' roles
+each source declared (a loaded stack, the user by hand), joined into one view that
+evaluation reads.
 
 ``IamKnowledge`` owns it behind its own lock (a leaf lock: it calls nothing while holding
 it). Each source's declarations replace that source's earlier ones whole; ``version`` moves
@@ -11,10 +12,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Union
 
+from pytest_schedemu.errors import raised_for_the_caller
 from pytest_schedemu.iam import IamDeclarations, Policy, Role, parse_policy
-from pytest_schedemu.iam.declarations import NOTHING
+from pytest_schedemu.iam.declarations import NOTHING, task_definition_names
+
+# A malformed policy is the caller's mistake: reported at the caller's line, without
+# this module's frames.
+__tracebackhide__ = raised_for_the_caller
 
 #: The source of what a test declared by hand (``emu.iam``).
 BY_HAND = "by hand"
@@ -98,6 +105,11 @@ class IamKnowledge:
         """The managed policies attached to the role that the emulator has no copy of."""
         return self._joined.unknown_policies.get(role_arn, ())
 
+    def task_roles(self, task_definition: str) -> tuple[str, ...] | None:
+        """The roles the ECS task definition passes to its tasks; None when it is not
+        known."""
+        return self._joined.task_roles.get(task_definition)
+
 
 def _name(arn: str) -> str:
     return arn.rsplit("/", 1)[-1]
@@ -105,7 +117,8 @@ def _name(arn: str) -> str:
 
 class IamByHand:
     """What a test tells the emulator of IAM itself: ``emu.iam.role(...)``,
-    ``emu.iam.resource_policy(...)``. Gone with the emulator's reset."""
+    ``emu.iam.resource_policy(...)``, ``emu.iam.task_definition(...)``. Gone with the
+    emulator's reset; a policy that cannot be read changes nothing."""
 
     def __init__(self, knowledge: IamKnowledge) -> None:
         self._knowledge = knowledge
@@ -141,8 +154,7 @@ class IamByHand:
             if unknown:
                 unknowns[arn] = unknown
             self._knowledge.declare(
-                BY_HAND,
-                IamDeclarations({**mine.roles, arn: role}, mine.resource_policies, unknowns),
+                BY_HAND, replace(mine, roles={**mine.roles, arn: role}, unknown_policies=unknowns)
             )
         return role
 
@@ -153,12 +165,21 @@ class IamByHand:
         with self._lock:
             mine = self._knowledge.declared(BY_HAND)
             self._knowledge.declare(
-                BY_HAND,
-                IamDeclarations(
-                    mine.roles, {**mine.resource_policies, arn: parsed}, mine.unknown_policies
-                ),
+                BY_HAND, replace(mine, resource_policies={**mine.resource_policies, arn: parsed})
             )
         return parsed
+
+    def task_definition(
+        self, arn: str, *, task_role: str | None = None, execution_role: str | None = None
+    ) -> None:
+        """Declare the ECS task definition ``arn`` and the roles it gives its tasks (their
+        ARNs), which a schedule or rule that runs it must be allowed to pass
+        (``iam:PassRole``); in place of one declared by hand before."""
+        roles = tuple(role for role in (task_role, execution_role) if role)
+        with self._lock:
+            mine = self._knowledge.declared(BY_HAND)
+            named = dict.fromkeys(task_definition_names(arn), roles)
+            self._knowledge.declare(BY_HAND, replace(mine, task_roles={**mine.task_roles, **named}))
 
     def roles(self) -> list[str]:
         """The ARNs of every role the emulator knows, from any source."""

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from pytest_schedemu.errors import ROLE_NOT_ASSUMABLE
 from pytest_schedemu.formats import jsontext
 from pytest_schedemu.iam import (
+    EMPTY_CONTEXT,
     IMPLICIT_DENY,
     Context,
     Decision,
@@ -82,6 +83,8 @@ class Knowledge(Protocol):
 
     def unknown_policies(self, role_arn: str) -> tuple[str, ...]: ...
 
+    def task_roles(self, task_definition: str) -> tuple[str, ...] | None: ...
+
 
 @dataclass(frozen=True)
 class Delivering:
@@ -102,6 +105,8 @@ class Delivering:
     resource: str
     kms_key_arn: str | None = None
     dead_letter_arn: str | None = None
+    #: The ECS task definition an attempt runs, whose roles the role must pass.
+    task_definition: str | None = None
     #: Whether the role sends the dead letter (Scheduler), or the service principal
     #: itself under the queue's policy (EventBridge).
     dead_letter_by_role: bool = True
@@ -134,10 +139,16 @@ def _action(target: Target) -> tuple[str | None, str]:
         # The resource is in the request's parameters, which AWS reads and this does not.
         return f"{kind.service}:{kind.operation}", "*"
     if kind.name == "ecs":
-        block = target.parameters.get("EcsParameters", {})
-        definition = block.get("TaskDefinitionArn")
-        return ACTIONS["ecs"], definition if isinstance(definition, str) else target.arn
+        return ACTIONS["ecs"], _task_definition(target) or target.arn
     return ACTIONS.get(kind.name), target.arn
+
+
+def _task_definition(target: Target) -> str | None:
+    """The task definition an ECS target runs, as its ``EcsParameters`` name it."""
+    if target_kind(target.arn).name != "ecs":
+        return None
+    definition = target.parameters.get("EcsParameters", {}).get("TaskDefinitionArn")
+    return definition if isinstance(definition, str) and definition else None
 
 
 def scheduler_delivering(schedule: Schedule) -> Delivering:
@@ -157,6 +168,7 @@ def scheduler_delivering(schedule: Schedule) -> Delivering:
         resource=resource,
         kms_key_arn=schedule.kms_key_arn,
         dead_letter_arn=target.dead_letter_arn,
+        task_definition=_task_definition(target),
     )
 
 
@@ -176,6 +188,7 @@ def rule_delivering(rule_arn: str, account: str, target: Target) -> Delivering:
         resource=resource,
         dead_letter_arn=target.dead_letter_arn,
         dead_letter_by_role=False,
+        task_definition=_task_definition(target),
     )
 
 
@@ -195,6 +208,8 @@ def attempt_verdict(delivering: Delivering, knowledge: Knowledge, mode: str) -> 
     if role is None:
         return refusal
     refusal = _permitted(delivering, role, action, delivering.resource, knowledge, mode)
+    if refusal is None and delivering.task_definition is not None:
+        refusal = _passed(delivering, role, delivering.task_definition, knowledge, mode)
     if refusal is None and delivering.kms_key_arn is not None:
         refusal = _permitted(
             delivering, role, "kms:Decrypt", delivering.kms_key_arn, knowledge, mode
@@ -267,6 +282,38 @@ def _assumed(
     return None, Refusal(code, message, decision)
 
 
+#: What ``iam:PassRole`` is asked with when the role is passed to an ECS task [aws: IAM
+#: User Guide, "IAM and AWS STS condition context keys", ``iam:PassedToService``].
+_TO_ECS_TASKS = Context.of({"iam:PassedToService": "ecs-tasks.amazonaws.com"})
+
+
+def _passed(
+    delivering: Delivering, role: Role, task_definition: str, knowledge: Knowledge, mode: str
+) -> Refusal | None:
+    """Whether the role may pass each role of the ECS task definition to its task
+    (``iam:PassRole`` on the role's ARN) [aws: ECS Developer Guide, "Amazon ECS EventBridge
+    IAM Role": a task role and a task execution role need ``iam:PassRole``]. A task
+    definition the emulator does not know passes nothing it can check: allowed, refused
+    under ``strict``."""
+    passed = knowledge.task_roles(task_definition)
+    if passed is None:
+        if mode != STRICT:
+            return None
+        code = CODES[delivering.principal][1]
+        return Refusal(
+            code,
+            f"task definition {task_definition} is not known to the emulator: the roles it "
+            "passes (iam:PassRole) cannot be checked",
+        )
+    for passed_role in passed:
+        refusal = _permitted(
+            delivering, role, "iam:PassRole", passed_role, knowledge, mode, _TO_ECS_TASKS
+        )
+        if refusal is not None:
+            return refusal
+    return None
+
+
 def _permitted(
     delivering: Delivering,
     role: Role,
@@ -274,13 +321,14 @@ def _permitted(
     resource: str,
     knowledge: Knowledge,
     mode: str,
+    context: Context | None = None,
 ) -> Refusal | None:
     """Whether the role may do ``action`` on ``resource``: its policies, with the
     resource's own policy when the emulator knows one (a Deny there wins; across accounts
     both must allow)."""
     policy = knowledge.resource_policy(resource)
     principal = Principal.aws(role.arn)
-    request = Request(action, resource, principal)
+    request = Request(action, resource, principal, context or EMPTY_CONTEXT)
     decision = authorize(
         request,
         identity=role.policies,

@@ -19,8 +19,9 @@ PACKAGE = Path(__import__("pytest_schedemu").__file__).parent
 
 #: The wings whose errors are all about what the caller asked, and the modules elsewhere
 #: a caller's lookup passes through.
-WINGS = ("stacks", "provisioning", "records")
-MODULES = ("emulator", "dispatch.firing")
+WINGS = ("stacks", "provisioning", "records", "iam")
+#: (``state.iam`` holds what a test declares of IAM by hand: a policy it cannot read.)
+MODULES = ("emulator", "dispatch.firing", "state.iam")
 #: Modules of those wings that raise nothing and call nothing that does: re-exports, the
 #: records themselves, and the history the read side consults.
 NO_ERRORS = {
@@ -34,6 +35,15 @@ NO_ERRORS = {
     "records.logs",
     # The instants at which a definition could fire: worked out, never refused.
     "records.chances",
+    # IAM: its error, and what evaluates policies already read (a malformed one is refused
+    # where it is read: policy, conditions, principals, declarations).
+    "iam",
+    "iam.errors",
+    "iam.decision",
+    "iam.evaluation",
+    "iam.patterns",
+    "iam.request",
+    "iam.role",
 }
 
 

@@ -10,6 +10,7 @@ from pytest_schedemu.iam import (
     evaluate_resource,
     merge_policies,
 )
+from pytest_schedemu.iam.declarations import task_definition_names
 from tests.iam.documents import resource, trust
 
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:orders"
@@ -54,3 +55,17 @@ def test_a_role_declared_twice_is_the_later_sources_and_unknown_policies_add_up(
 def test_merging_one_policy_gives_it_back() -> None:
     policy = resource(_send("A", "events.amazonaws.com"))
     assert merge_policies([policy]) is policy
+
+
+def test_a_task_definition_goes_by_each_name_run_task_takes_and_the_later_source_wins() -> None:
+    arn = "arn:aws:ecs:us-east-1:123456789012:task-definition/nightly:3"
+    assert task_definition_names(arn) == (
+        arn,
+        "nightly:3",
+        "arn:aws:ecs:us-east-1:123456789012:task-definition/nightly",
+        "nightly",
+    )
+    first = IamDeclarations(task_roles={arn: (ROLE,)})
+    second = IamDeclarations(task_roles={arn: ()})
+    assert first.merged(second).task_roles == {arn: ()}
+    assert second.merged(first).task_roles == {arn: (ROLE,)}

@@ -136,6 +136,14 @@ MISTAKES = {
         'schedemu.load_stack(HERE / "broken.yaml")',
         "no resource SchedulerRol; did you mean SchedulerRole?",
     ),
+    "hand_written_trust": (
+        'schedemu.iam.role("arn:aws:iam::123456789012:role/runner", trust="{not json")',
+        "policy runner trust policy: is not JSON",
+    ),
+    "hand_written_policy": (
+        'schedemu.iam.resource_policy(QUEUE, {"Statement": [{"Effect": "Maybe"}]})',
+        "statement 0, element Effect: must be Allow or Deny, not 'Maybe'",
+    ),
 }
 
 
