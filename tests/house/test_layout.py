@@ -244,6 +244,9 @@ ALLOWED = {
         "events_api",
         "errors",
     },
+    # A stack's own Lambda functions: read from its templates (stacks), found on disk, and
+    # their handlers run in process under the handler deadline (delivery).
+    "functions": {"formats", "model", "settings", "stacks", "delivery", "errors"},
     "control_api": {
         "formats",
         "model",
