@@ -4,10 +4,14 @@ ARN, with the warm modules of each."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
+from typing import Any
 
 from pytest_schedemu.functions.definition import FunctionDefinition
 from pytest_schedemu.functions.modules import WarmModules
+from pytest_schedemu.functions.runner import Invocation, run_handler
 
 #: ``arn:aws:lambda:region:account:function:name`` has seven parts; a version or alias
 #: is an eighth.
@@ -21,9 +25,13 @@ def unqualified(arn: str) -> str:
 
 
 class FunctionCatalogue:
-    """The definitions of the functions that run, and their warm modules; one lock."""
+    """The definitions of the functions that run, and their warm modules; one lock.
 
-    def __init__(self) -> None:
+    ``served`` is what a call runs inside so that the handler's own Scheduler and
+    EventBridge clients reach the emulator that runs it (its interception's route)."""
+
+    def __init__(self, served: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+        self._served = served
         self._lock = threading.Lock()
         self._functions: dict[str, FunctionDefinition] = {}
         #: Each function's modules between its invocations, as a warm Lambda container
@@ -40,6 +48,33 @@ class FunctionCatalogue:
         runs."""
         with self._lock:
             return self._functions.get(unqualified(arn))
+
+    def run(
+        self,
+        definition: FunctionDefinition,
+        event: Any,
+        *,
+        now: datetime,
+        request_id: str,
+        region: str,
+        account: str,
+        clock: Callable[[], datetime] | None = None,
+        wall_timeout: float | None = None,
+    ) -> Invocation:
+        """``run_handler`` for this emulator: the function's warm modules reused, its
+        clients served by the emulator."""
+        with self._served():
+            return run_handler(
+                definition,
+                event,
+                now=now,
+                request_id=request_id,
+                region=region,
+                account=account,
+                clock=clock,
+                wall_timeout=wall_timeout,
+                warm=self.warm,
+            )
 
     def all(self) -> list[FunctionDefinition]:
         with self._lock:

@@ -30,6 +30,7 @@ from typing import Any
 from pytest_schedemu.delivery.handler_thread import HandlerThread
 from pytest_schedemu.delivery.handlers import Unanswered
 from pytest_schedemu.formats.times import to_utc
+from pytest_schedemu.functions.calling import RUNNING_FUNCTION
 from pytest_schedemu.functions.capture import LogCapture
 from pytest_schedemu.functions.definition import FunctionDefinition
 from pytest_schedemu.functions.environment import (
@@ -111,6 +112,7 @@ def run_handler(
 
         def call() -> tuple[Any, BaseException | None]:
             capture.adopt_current_thread()
+            RUNNING_FUNCTION.set(definition.name)
             return _call(load, handler, event, context)
 
         try:
