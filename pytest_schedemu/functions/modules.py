@@ -6,8 +6,9 @@ them back: the test's modules of the names the function's code holds are set asi
 function's warm modules (from its last call) put in their place, its directory put first
 on ``sys.path``; after the call the function's modules go back to its warm store and the
 test's return. A name of the standard library is never set aside: other threads may be
-importing it. A module the function imports from elsewhere (the standard library,
-site-packages) stays, as an installed package is one for the whole process.
+importing it; nor is the AWS SDK (``PROCESS_SDK``). A module the function imports from
+elsewhere (the standard library, site-packages) stays, as an installed package is one for
+the whole process.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import sys
 import threading
 import types
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from pytest_schedemu.functions.definition import FunctionDefinition
 
 #: The module an inline ``ZipFile`` becomes, as Lambda names it.
 INLINE_MODULE = "index"
+#: The AWS SDK is always the process's, even where a function bundles a copy of its own:
+#: the interception that keeps a handler's requests from AWS, and moto, patch this one.
+PROCESS_SDK = ("botocore", "boto3", "s3transfer")
 
 
 class WarmModules:
@@ -55,6 +59,8 @@ def importable(
     it gets the function that imports one (``app``, ``handlers.billing``). The caller
     holds the process's lock."""
     own = _own_names(definition)
+    for name in PROCESS_SDK:
+        _import_from_the_process(name)
     kept = warm.take(definition.arn) if warm is not None else {}
     set_aside = {name: module for name, module in sys.modules.items() if _top(name) in own}
     for name in set_aside:
@@ -75,6 +81,13 @@ def importable(
             sys.path.remove(entry)
         if warm is not None:
             warm.keep(definition.arn, mine)
+
+
+def _import_from_the_process(name: str) -> None:
+    # botocore is always there (this package's own dependency); where boto3 is not, a copy
+    # the function bundles builds on the process's botocore all the same.
+    with suppress(ImportError):
+        importlib.import_module(name)
 
 
 def _import(definition: FunctionDefinition, name: str) -> types.ModuleType:
@@ -108,7 +121,7 @@ def _own_names(definition: FunctionDefinition) -> frozenset[str]:
     if definition.code_dir is None:
         return frozenset({INLINE_MODULE} if definition.inline_code is not None else ())
     names = {_module_name(path) for path in definition.code_dir.iterdir()}
-    return frozenset(names - {""} - set(sys.stdlib_module_names))
+    return frozenset(names - {""} - set(sys.stdlib_module_names) - set(PROCESS_SDK))
 
 
 def _module_name(path: Path) -> str:

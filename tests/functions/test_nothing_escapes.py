@@ -91,3 +91,13 @@ def test_a_client_of_a_local_endpoint_is_the_handlers_own_choice(tmp_path: Path)
     )
     with Emulator(start=START) as emu:
         assert run(emu, function(code)).result == "tried the local endpoint"
+
+
+def test_an_sdk_the_function_bundles_gives_way_to_the_process_s(tmp_path: Path) -> None:
+    code = write_code(tmp_path, app=QUEUES)
+    for package in ("boto3", "botocore"):
+        (code / package).mkdir()
+        (code / package / "__init__.py").write_text(f"raise RuntimeError('a bundled {package}')\n")
+    with Emulator(start=START) as emu:
+        refused = run(emu, function(code))
+    assert refused.error_type == "SchedemuError"

@@ -15,12 +15,10 @@ ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{NAME}"
 
 
 def write_code(directory: Path, **modules: str) -> Path:
-    """``directory`` holding each module (``app="..."``, ``pkg__mod`` for ``pkg/mod.py``)."""
+    """``directory`` holding each module (``app="..."`` for ``app.py``)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, source in modules.items():
-        path = directory.joinpath(*name.split("__")).with_suffix(".py")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source))
+        (directory / f"{name}.py").write_text(textwrap.dedent(source))
     return directory
 
 
