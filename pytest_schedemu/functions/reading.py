@@ -61,8 +61,7 @@ def _definition(
         resource.arn
         or f"arn:{stack.partition}:lambda:{stack.region}:{stack.account}:function:{name}"
     )
-    code = properties.get("Code")
-    code = code if isinstance(code, Mapping) else {}
+    code = _mapping(properties.get("Code"))
     runtime = _text(properties.get("Runtime"))
     image = properties.get("PackageType") == "Image" or "ImageUri" in code
     inline = _text(code.get("ZipFile"))
@@ -70,10 +69,9 @@ def _definition(
         (None, None) if image or inline is not None else _code_dir(stack, code, assets)
     )
     config = configs.get(name) or configs.get(arn) or {}
-    destinations = config.get("DestinationConfig")
-    destinations = destinations if isinstance(destinations, Mapping) else {}
-    dead_letters = properties.get("DeadLetterConfig")
-    variables = (properties.get("Environment") or {}).get("Variables") or {}
+    destinations = _mapping(config.get("DestinationConfig"))
+    dead_letters = _mapping(properties.get("DeadLetterConfig"))
+    variables = _mapping(_mapping(properties.get("Environment")).get("Variables"))
     return FunctionDefinition(
         arn=arn,
         name=name,
@@ -94,9 +92,7 @@ def _definition(
         ),
         on_success=_destination(destinations.get("OnSuccess")),
         on_failure=_destination(destinations.get("OnFailure")),
-        dead_letter_arn=_text(dead_letters.get("TargetArn"))
-        if isinstance(dead_letters, Mapping)
-        else None,
+        dead_letter_arn=_text(dead_letters.get("TargetArn")),
         not_runnable=_not_runnable(image, runtime, inline, code_dir, missing),
     )
 
@@ -179,6 +175,10 @@ def _invoke_configs(stack: ResolvedStack) -> dict[str, Mapping[str, Any]]:
 
 def _destination(destination: Any) -> str | None:
     return _text(destination.get("Destination")) if isinstance(destination, Mapping) else None
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def _text(value: Any) -> str | None:
