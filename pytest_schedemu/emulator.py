@@ -31,6 +31,7 @@ from pytest_schedemu.dispatch.firing import Firing
 from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import HandlerError, SchedemuError, raised_for_the_caller
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
+from pytest_schedemu.functions.catalogue import FunctionCatalogue
 from pytest_schedemu.protocol.faults import ServerError
 from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
 from pytest_schedemu.records import Attempt, History, PendingWork, Records
@@ -128,8 +129,11 @@ class Emulator(Inspection):
                 settings=live,
             )
         commands = Commands(self._store, live)  # the one way in, for the APIs and the stacks
+        # The functions of the stacks loaded with run_functions, and their warm modules.
+        self._functions = FunctionCatalogue(served=lambda: self.intercept())
         self._stacks = LoadedStacks(
-            StackLoader(service_validator(), commands, self.clock.now, declared_iam)
+            StackLoader(service_validator(), commands, self.clock.now, declared_iam),
+            self._functions,
         )
         control = ControlApi(
             records=self._records,
@@ -154,7 +158,13 @@ class Emulator(Inspection):
         self._server: ServerThread | None = None
         self._lifecycle = threading.Lock()
         self._debug = DebugView(
-            self._app, self._store, self._history, self._dispatcher, self._real_time, wiring
+            self._app,
+            self._store,
+            self._history,
+            self._dispatcher,
+            self._real_time,
+            wiring,
+            self._functions,
         )
         # A state file may hold the stacks already: a restarted service takes them back.
         try:
@@ -317,15 +327,25 @@ class Emulator(Inspection):
         stack_name: str | None = None,
         imports: Mapping[str, str] | None = None,
         placeholders: bool = False,
+        run_functions: bool | None = None,
     ) -> Stack:
         """Create the schedule groups and schedules a CloudFormation or SAM template, or a
         CDK assembly (``cdk.out``), defines, through CreateSchedule's checks, all or none
         (``StackError`` names the file, the resource and AWS's message). ``placeholders``
-        answers a placeholder ARN for resource types the emulator does not know."""
+        answers a placeholder ARN for resource types the emulator does not know.
+        ``run_functions`` (the ``run_functions`` setting when None) runs the stack's Python
+        functions in process when a schedule or a rule target invokes them; without it
+        none runs."""
         self._wiring.guard.refuse_inside()
         with self._wiring.operation_lock:
             return self._stacks.load(
-                source, self.settings, parameters, stack_name, imports, placeholders
+                source,
+                self.settings,
+                parameters,
+                stack_name,
+                imports,
+                placeholders,
+                run_functions=run_functions,
             )
 
     def stack(self, name: str) -> Stack:
@@ -470,9 +490,16 @@ class DebugView:
         dispatcher: Dispatcher,
         real_time: RealTimeService | None,
         wiring: ClockWiring,
+        functions: FunctionCatalogue,
     ) -> None:
         self._app, self._store, self._history = app, store, history
         self._dispatcher, self._real_time, self._wiring = dispatcher, real_time, wiring
+        self._functions = functions
+
+    @property
+    def functions(self) -> FunctionCatalogue:
+        """The functions that run: those of the stacks loaded with ``run_functions``."""
+        return self._functions
 
     @property
     def operation_handlers(self) -> dict[str, Callable[[Call, Document], Document]]:

@@ -36,9 +36,9 @@ class HandlerThread:
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
 
-    def run(self, call: Callable[[], T], timeout: float) -> T:
+    def run(self, call: Callable[[], T], timeout: float | None) -> T:
         """``call()``'s result or exception, from the handler thread; ``Unanswered`` if it
-        has not ended within ``timeout`` seconds."""
+        has not ended within ``timeout`` seconds (None: no limit)."""
         with self._lock:
             worker = self._worker
             if worker is None:

@@ -30,6 +30,8 @@ from pytest_schedemu.commands.layer import Commands
 from pytest_schedemu.commands.rules import bus_name
 from pytest_schedemu.errors import ApiError, StackError, raised_for_the_caller
 from pytest_schedemu.formats.listing import suggestion
+from pytest_schedemu.functions.catalogue import FunctionCatalogue
+from pytest_schedemu.functions.reading import read_functions
 from pytest_schedemu.iam import IamDeclarations
 from pytest_schedemu.iam.declarations import NOTHING
 from pytest_schedemu.model.resources import DEFAULT_GROUP
@@ -190,10 +192,12 @@ class StackLoader:
 
 class LoadedStacks:
     """The stacks an emulator has loaded since its last reset, by name, and which stack
-    and resource each of their schedules and rules came from."""
+    and resource each of their schedules and rules came from; the functions of those
+    loaded with ``run_functions`` go to the emulator's catalogue."""
 
-    def __init__(self, loader: StackLoader) -> None:
+    def __init__(self, loader: StackLoader, functions: FunctionCatalogue | None = None) -> None:
         self._loader = loader
+        self.functions = FunctionCatalogue() if functions is None else functions
         self._lock = threading.Lock()
         self._stacks: dict[str, Stack] = {}
         self._origins: dict[str, tuple[str, str]] = {}
@@ -208,10 +212,12 @@ class LoadedStacks:
         placeholders: bool = False,
         *,
         adopt: bool = False,
+        run_functions: bool | None = None,
     ) -> Stack:
         """Read ``source`` for the settings' account, region and seed, and load it; with
         ``adopt``, a stack whose groups and schedules are all stored already is taken back
-        as it is (a restarted service's state file holds it)."""
+        as it is (a restarted service's state file holds it). With ``run_functions`` (the
+        setting's value when None) its functions join the catalogue of those that run."""
         resolved = read_stack(
             source,
             account=settings.account_id,
@@ -231,10 +237,13 @@ class LoadedStacks:
             raise StackError(
                 f"A stack named {resolved.name} is already loaded: give another stack_name="
             )
+        running = settings.run_functions if run_functions is None else run_functions
+        functions = read_functions(resolved) if running else ()
         with self._loader.iam_declared(resolved):
             stack = self._loader.adopt(resolved) if adopt else None
             if stack is None:
                 stack = self._loader.load(resolved)
+        self.functions.add(functions)
         with self._lock:
             self._stacks[stack.name] = stack
             for arn, logical_id in stack.origins().items():
@@ -284,3 +293,4 @@ class LoadedStacks:
         with self._lock:
             self._stacks.clear()
             self._origins.clear()
+        self.functions.clear()

@@ -177,6 +177,14 @@ class Settings:
         metavar="PARAMETERS",
         factory=dict,
     )
+    run_functions: bool = declare(
+        False,
+        "run the Python functions of those stacks in process when a schedule or a rule "
+        "target invokes them (load_stack's run_functions= for a stack loaded by hand)",
+        parse=parse_bool,
+        check=values.boolean,
+        bare="true",
+    )
     # The bounds of a stack's template: far above any template CloudFormation deploys.
     max_template_bytes: int = declare(
         DEFAULT_MAX_TEMPLATE_BYTES,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_schedemu.errors import raised_for_the_caller
-from pytest_schedemu.stacks.files import check_regular, read_bounded
+from pytest_schedemu.stacks.files import check_regular, confined, read_bounded
 from pytest_schedemu.stacks.location import file_error
 
 # A caller's mistake is reported at the caller's line, without this module's frames.
@@ -100,24 +100,7 @@ def _inside(directory: Path, manifest: Path, field: str, named: str) -> tuple[Pa
     """The file a manifest's ``field`` names, as named and resolved: StackError, naming the
     manifest and the name, for one outside the assembly, by any way out (an absolute
     path, ``..``, a symbolic link), before anything opens it."""
-    if Path(named).is_absolute():
-        raise file_error(
-            str(manifest),
-            f"{field} {named!r} is outside the assembly: an absolute path, where an assembly "
-            f"names its files relative to its directory {directory}",
-        )
-    path = directory / named
-    try:
-        resolved, root = path.resolve(), directory.resolve()
-    except (OSError, RuntimeError, ValueError) as error:
-        # A loop of symbolic links, or a name no file system takes (a NUL byte).
-        raise file_error(str(manifest), f"{field} {named!r} cannot be resolved: {error}") from None
-    if not resolved.is_relative_to(root):
-        raise file_error(
-            str(manifest),
-            f"{field} {named!r} is outside the assembly {directory}: it leads to {resolved}",
-        )
-    return path, resolved
+    return confined(directory, named, f"{manifest}: {field}", "the assembly")
 
 
 def _properties(artifact: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -77,6 +77,30 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
     return content
 
 
+def confined(directory: Path, named: str, what: str, container: str) -> tuple[Path, Path]:
+    """The path ``named`` (relative to ``directory``), as named and resolved: StackError,
+    starting with ``what`` (how the message names the file and its field) and calling the
+    directory ``container`` ("the assembly"), for a path that leads outside ``directory``
+    by any way out (an absolute path, ``..``, a symbolic link), before anything opens it."""
+    if Path(named).is_absolute():
+        raise StackError(
+            f"{what} {named!r} is outside {container}: an absolute path, where "
+            f"{container} names its files relative to its directory "
+            f"{directory}"
+        )
+    path = directory / named
+    try:
+        resolved, root = path.resolve(), directory.resolve()
+    except (OSError, RuntimeError, ValueError) as error:
+        # A loop of symbolic links, or a name no file system takes (a NUL byte).
+        raise StackError(f"{what} {named!r} cannot be resolved: {error}") from None
+    if not resolved.is_relative_to(root):
+        raise StackError(
+            f"{what} {named!r} is outside {container} {directory}: it leads to {resolved}"
+        )
+    return path, resolved
+
+
 def _require_regular(status: os.stat_result) -> None:
     if not stat.S_ISREG(status.st_mode):
         kind = next((name for test, name in _KINDS if test(status.st_mode)), "a special file")

@@ -19,6 +19,12 @@ from pytest_schedemu.stacks.location import file_error
 __tracebackhide__ = raised_for_the_caller
 
 SAM_TRANSFORM = "AWS::Serverless-2016-10-31"
+#: The bucket a local ``CodeUri`` is written into before translation: the translator takes
+#: only S3 URIs (``sam build`` and ``sam package`` upload the directory first), so a
+#: function's directory, relative to the template, travels through it as this bucket's
+#: key and comes out as the function's ``Code`` (``S3Bucket``, ``S3Key``).
+LOCAL_CODE_BUCKET = "schedemu-local-code"
+_FUNCTION = "AWS::Serverless::Function"
 
 
 class _RegionOnly:
@@ -58,7 +64,7 @@ def translate(
     )
     try:
         translated: dict[str, Any] = translator.translate(
-            template,
+            _local_code_addressed(template),
             parameter_values={**parameters, **pseudo},
             get_managed_policy_map=no_lookup,
         )
@@ -66,3 +72,37 @@ def translate(
         causes = "; ".join(str(cause) for cause in error.causes)
         raise file_error(file, f"SAM translation failed: {causes}") from None
     return translated
+
+
+def _local_code_addressed(template: dict[str, Any]) -> dict[str, Any]:
+    """``template`` with each local ``CodeUri`` (a function's, or the ``Globals``') written
+    as an S3 URI of ``LOCAL_CODE_BUCKET``; a copy, the template as read left as it was."""
+    changed = dict(template)
+    resources = template.get("Resources")
+    if isinstance(resources, dict):
+        changed["Resources"] = {
+            logical_id: _with_local_code(definition)
+            if isinstance(definition, dict) and definition.get("Type") == _FUNCTION
+            else definition
+            for logical_id, definition in resources.items()
+        }
+    globals_ = template.get("Globals")
+    if isinstance(globals_, dict) and isinstance(globals_.get("Function"), dict):
+        function = dict(globals_["Function"])
+        function.update(_local_code(function))
+        changed["Globals"] = {**globals_, "Function": function}
+    return changed
+
+
+def _with_local_code(definition: dict[str, Any]) -> dict[str, Any]:
+    properties = definition.get("Properties")
+    if not isinstance(properties, dict):
+        return definition
+    return {**definition, "Properties": {**properties, **_local_code(properties)}}
+
+
+def _local_code(properties: Mapping[str, Any]) -> dict[str, Any]:
+    code = properties.get("CodeUri")
+    if not isinstance(code, str) or code.startswith("s3://"):
+        return {}
+    return {"CodeUri": f"s3://{LOCAL_CODE_BUCKET}/{code}"}

@@ -45,12 +45,15 @@ import weakref
 from contextlib import AbstractContextManager
 from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import urlsplit
 
 from botocore import UNSIGNED
 
 from pytest_schedemu.errors import SchedemuError
 from pytest_schedemu.events_api.names import RULE_OPERATIONS
+from pytest_schedemu.functions.calling import running_function
 from pytest_schedemu.protocol.signing import unsigned_authorization
+from pytest_schedemu.settings.mocked import moto_answers_botocore
 
 if TYPE_CHECKING:
     from pytest_schedemu.wire.server import WSGIApp
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
 SERVICE_EVENT_ID = "scheduler"
 EVENTS_EVENT_ID = "eventbridge"
 _SERVICES = frozenset({SERVICE_EVENT_ID, EVENTS_EVENT_ID})
+#: The domains of AWS's endpoints, in every partition.
+_AWS_DOMAINS = ("amazonaws.com", "amazonaws.com.cn", "api.aws", "c2s.ic.gov", "sc2s.sgov.gov")
 #: The first botocore that signs one request with other credentials than its client's.
 FIRST_LENDING_BOTOCORE = "1.34.70"
 
@@ -148,9 +153,29 @@ class Interception:
             service = operation_model.service_model.service_id.hyphenize()
             if service in _SERVICES:
                 self._reach(endpoint._event_emitter, service)
+            function = running_function()
+            if function is not None:
+                self._keep_in_process(function, endpoint, service, operation_model.name)
             return make_request(endpoint, operation_model, request_dict)
 
         return reaching
+
+    def _keep_in_process(self, function: str, endpoint: Any, service: str, operation: str) -> None:
+        """A request of a function's handler that nothing in the process answers is refused
+        before it is sent: the emulator's route serves Scheduler and the rule operations,
+        moto's ``mock_aws`` what it mocks, and an endpoint outside AWS (a local one) is the
+        handler's own choice; AWS itself, never."""
+        route = self._active()
+        if route is not None and route.serves(service, operation):
+            return
+        if moto_answers_botocore() or not _is_aws(getattr(endpoint, "host", "")):
+            return
+        raise SchedemuError(
+            f"function {function}: its {service} client's {operation} was refused without "
+            f"being sent: a function run by the emulator reaches AWS never; the emulator "
+            f"serves Scheduler and EventBridge's rule operations, and moto's mock_aws, when "
+            f"active, the other services"
+        )
 
     def _reach(self, emitter: Any, service: str) -> None:
         with self._lock:
@@ -283,6 +308,12 @@ class Interception:
         signing = dict(request.context.get("signing") or {})
         signing.setdefault("request_credentials", Credentials("testing", "testing"))
         request.context["signing"] = signing
+
+
+def _is_aws(url: str) -> bool:
+    """Whether ``url``'s host is one of AWS's (``*.amazonaws.com``, ``*.api.aws``...)."""
+    host = urlsplit(url).hostname or ""
+    return any(host == suffix or host.endswith("." + suffix) for suffix in _AWS_DOMAINS)
 
 
 def _named(event_name: str) -> tuple[str, str]:

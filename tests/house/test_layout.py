@@ -228,7 +228,8 @@ ALLOWED = {
     },
     # A stack's (or a state file's) resources made real through the APIs' own checks.
     # A loaded stack's check reads the clock's planning (expressions) and IAM's verdict on
-    # an attempt (targets), as delivery does.
+    # an attempt (targets), as delivery does; the functions of a stack that runs them go to
+    # the functions' catalogue.
     "provisioning": {
         "formats",
         "model",
@@ -242,8 +243,12 @@ ALLOWED = {
         "commands",
         "scheduler_api",
         "events_api",
+        "functions",
         "errors",
     },
+    # A stack's own Lambda functions: read from its templates (stacks), found on disk, and
+    # their handlers run in process under the handler deadline (delivery).
+    "functions": {"formats", "model", "settings", "stacks", "delivery", "errors"},
     "control_api": {
         "formats",
         "model",
@@ -272,9 +277,11 @@ ALLOWED = {
         "_version",
         "errors",
     },
+    # A function's handler's requests are kept in the process (functions.calling).
     "wire": {
         "formats",
         "settings",
+        "functions",
         "protocol",
         "scheduler_api",
         "events_api",
