@@ -27,6 +27,7 @@ from pytest_schedemu.dispatch.queue import (
     GENERATE,
     GROUP_REMOVAL,
     RETRY,
+    TIMED,
     WorkItem,
 )
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
@@ -134,6 +135,9 @@ class Agenda:
             return PendingWork(from_epoch(due), "group_removal", None, group.name, None, None, None)
         if kind in _ATTEMPT_KINDS:
             return _attempt_work(due, kind, item.subject, item.number)
+        if kind == TIMED:
+            work: PendingWork = item.subject.pending_work(due)
+            return work
         plan: Plan = item.subject
         schedule = plan.schedule
         if kind == COMPLETION_CHECK:
@@ -192,6 +196,6 @@ def _rule_of(item: WorkItem) -> str | None:
     subject = item.subject
     plan = subject.plan if isinstance(subject, Occurrence) else subject
     if not isinstance(plan, Plan):
-        return None  # a group removal
+        return None  # a group removal, or work another wing timed
     rule_arn: str | None = plan.producer.identity.get("rule_arn")
     return rule_arn

@@ -18,11 +18,16 @@ from pytest_schedemu.model.rules import parse_rule_target_key, rule_target_key
 #: a scheduled EventBridge rule.
 SCHEDULE = "schedule"
 RULE = "rule"
+#: A stack's own function: what its asynchronous invocation's destination or dead-letter
+#: queue received (``functions``).
+FUNCTION = "function"
 SOURCES = {
     SCHEDULE: "a schedule: schedule_arn names it (and group_name, schedule_name where a "
     "record has them); rule_arn, rule_name and target_id are None",
     RULE: "a target of a scheduled EventBridge rule: rule_arn, rule_name and target_id name "
     "it; schedule_arn is None",
+    FUNCTION: "a stack's own function, after Lambda's asynchronous invocation of it: "
+    "schedule_arn, rule_arn, rule_name and target_id are None",
 }
 
 # Execution statuses.
@@ -343,6 +348,10 @@ PENDING_KINDS = {
     "retry": "a retry of a failed attempt (its last one sends the dead letter if it fails)",
     "deletion": "a schedule that asked to be deleted after completion deletes itself",
     "group_removal": "a deleted schedule group finishes deleting",
+    "function_retry": "Lambda's retry of a stack's own function, for an event it accepted "
+    "asynchronously whose last run failed",
+    "event_expiry": "an event Lambda holds for a retry reaches its MaximumEventAgeInSeconds "
+    "first: the function's failure destination receives it then",
 }
 
 
