@@ -33,6 +33,7 @@ from pytest_schedemu.dispatch.queue import (
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PendingWork
+from pytest_schedemu.records.types import FUNCTION
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 
@@ -44,13 +45,14 @@ def describe(work: PendingWork) -> str:
     due = work.due.isoformat()
     if work.kind == "group_removal":
         return f"the removal of group {work.group_name!r} at {due}"
-    whose = (
-        f"{work.group_name}/{work.schedule_name}"
-        if work.rule_name is None
-        else f"rule {work.rule_name} → {work.target_id}"
-    )
+    if work.source == FUNCTION:
+        whose = work.target_arn
+    elif work.rule_name is None:
+        whose = f"{work.group_name}/{work.schedule_name}"
+    else:
+        whose = f"rule {work.rule_name} → {work.target_id}"
     what = f"{work.kind.replace('_', ' ')} of {whose}"
-    if work.attempt_number is not None and work.kind == "retry":
+    if work.attempt_number is not None and work.kind in ("retry", "function_retry"):
         what += f" (attempt {work.attempt_number})"
     return f"{what} at {due}"
 

@@ -7,7 +7,8 @@ minute after the first failure and two minutes after the second, up to the funct
 ``MaximumEventAgeInSeconds`` (default six hours): each retry, and an event's expiry when it
 comes first, is ``TimedWork`` on the clock, so a move plays it at its instant, ``pending``
 lists it and a move to the next event stops there. Then the outcome goes to the function's
-destinations, or its dead-letter queue (``destinations``). See docs/functions.md.
+destinations and its dead-letter queue (``destinations``). See
+docs/functions-asynchronous.md.
 """
 
 from __future__ import annotations
@@ -216,12 +217,13 @@ class AsyncInvocations:
         self._defer(expiry if expires else due, LambdaRetry(self, accepted, run, expires=expires))
 
     def give_up(self, accepted: AcceptedEvent, last: runner.Invocation, condition: str) -> None:
-        """Lambda stops retrying: the failure destination, or else the dead-letter queue,
-        hears of it."""
+        """Lambda stops retrying: the failure destination and the dead-letter queue hear of
+        it [aws: destinations are configured "in addition to or instead of a dead-letter
+        queue"]."""
         definition = accepted.definition
         if definition.on_failure is not None:
             self._send(definition.on_failure, accepted, last, condition)
-        elif definition.dead_letter_arn is not None:
+        if definition.dead_letter_arn is not None:
             attributes = dead_letter_attributes(accepted.request_id, last)
             self._destinations.send(
                 definition.dead_letter_arn,

@@ -1,13 +1,13 @@
 """Where Lambda sends an asynchronous invocation's outcome: its destinations' invocation
-record, and the function's own dead-letter queue's message (docs/functions.md).
+record, and the function's own dead-letter queue's message (docs/functions-asynchronous.md).
 
 A destination (``OnSuccess``, ``OnFailure``) receives Lambda's invocation record: the
-request, how it ended and why Lambda stopped (``condition``). A function with no
-``OnFailure`` destination but a ``DeadLetterConfig`` sends its dead-letter queue (SQS or
-SNS) the event itself, with the attributes ``RequestID``, ``ErrorCode`` and
-``ErrorMessage``. What reaches an SQS queue is a dead letter of that queue
-(``Emulator.dead_letters``); an SNS topic or an event bus receives it through the delivery
-backend, as a target would; a function of the catalogue is invoked with it.
+request, how it ended and why Lambda stopped (``condition``). A function with a
+``DeadLetterConfig`` also sends its dead-letter queue (SQS or SNS) the failed event itself,
+with the attributes ``RequestID``, ``ErrorCode`` and ``ErrorMessage``. What reaches an SQS
+queue is a dead letter of that queue (``Emulator.dead_letters``); an SNS topic or an event
+bus receives it through the delivery backend, as a target would; a function of the
+catalogue is invoked with it.
 """
 
 from __future__ import annotations

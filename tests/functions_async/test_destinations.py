@@ -1,6 +1,6 @@
 """Where Lambda sends an asynchronous invocation's outcome: the OnSuccess and OnFailure
-destinations receive its invocation record, a function without OnFailure sends its own
-dead-letter queue the event; an SQS queue's message is a dead letter of it."""
+destinations receive its invocation record, a function's own dead-letter queue the failed
+event; an SQS queue's message is a dead letter of it."""
 
 from __future__ import annotations
 
@@ -85,11 +85,12 @@ def test_on_failure_receives_the_record_once_the_retries_are_exhausted(
         "errorType": "ValueError",
         "stackTrace": list(last.stack_trace),
     }
-    # OnFailure takes the place of the function's own dead-letter queue.
-    assert emu.dead_letters(DLQ) == []
+    # A destination comes in addition to the function's own dead-letter queue.
+    [event] = emu.dead_letters(DLQ)
+    assert (event.body, event.attributes["RequestID"]) == ('{"n": 1}', first.request_id)
 
 
-def test_without_on_failure_the_functions_dead_letter_queue_receives_the_event(
+def test_the_functions_dead_letter_queue_receives_the_failed_event(
     emu: Emulator, client: Any, handlers: Handlers
 ) -> None:
     handlers.behaviours["remind"] = failing
@@ -172,3 +173,16 @@ def test_a_topic_and_an_event_bus_receive_the_record_through_the_delivery_backen
         "Lambda Function Invocation Result - Success",
     )
     assert '"responsePayload":2' in entry["Detail"]
+
+
+def test_the_timeline_draws_the_schedules_lane_beside_a_functions_dead_letter(
+    emu: Emulator, client: Any, handlers: Handlers
+) -> None:
+    handlers.behaviours["remind"] = failing
+    emu.functions.add(function(maximum_retry_attempts=0, dead_letter_arn=DLQ))
+    at_half_past(client)
+    emu.clock.advance(hours=1)
+
+    svg = emu.timeline_svg()
+
+    assert "once" in svg and len(emu.dead_letters(DLQ)) == 1

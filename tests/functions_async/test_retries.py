@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_schedemu import Emulator
-from pytest_schedemu.errors import SchedemuError
+from pytest_schedemu.errors import ClockTimeout, SchedemuError
 from tests.constants import DLQ, FUNCTION, T0
 from tests.functions_async.doubles import Handlers, failing, function
 from tests.helpers import create, put_rule, rule_target
@@ -232,3 +232,18 @@ def test_a_reset_forgets_the_runs_and_the_retries_to_come(
     emu.functions.add(function(dead_letter_arn=DLQ))
     emu.clock.advance(hours=1)
     assert emu.invocations() == [] and emu.dead_letters() == []
+
+
+def test_run_until_idle_waits_for_lambdas_retries_and_names_one_it_could_not_wait_for(
+    emu: Emulator, client: Any, handlers: Handlers
+) -> None:
+    handlers.behaviours["remind"] = failing
+    emu.functions.add(function())
+    at_half_past(client)
+
+    with pytest.raises(ClockTimeout, match=rf"function retry of {FUNCTION} \(attempt 3\)"):
+        emu.clock.run_until_idle(within=timedelta(minutes=32))
+    emu.clock.run_until_idle(within=timedelta(minutes=5))
+
+    assert len(emu.invocations()) == 3
+    assert emu.clock.now() == T0 + timedelta(minutes=33)
