@@ -42,14 +42,7 @@ from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.permissions import Permissions
 from pytest_schedemu.dispatch.planner import Planner
 from pytest_schedemu.dispatch.producers import TimedWork
-from pytest_schedemu.dispatch.queue import (
-    FIRST_ATTEMPT,
-    GENERATE,
-    GROUP_REMOVAL,
-    RETRY,
-    TIMED,
-    WorkItem,
-)
+from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
 from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
@@ -238,7 +231,8 @@ class Dispatcher:
             self.set_clock(from_epoch(due))
 
     def process(self, due: int, item: WorkItem) -> Job | None:
-        """Do what a due item says; return the attempt to deliver, if it makes one."""
+        """Do what a due item says; return the attempt to deliver, if it makes one. Timed
+        work is not for here: it runs outside the store's lock (``move``, ``realtime``)."""
         kind, subject = item.kind, item.subject
         if kind == GENERATE:
             return self._generate(subject, item.nominal, due)
@@ -248,11 +242,6 @@ class Dispatcher:
             group: ScheduleGroup = subject
             self.store.remove_group(group.account_id, group.region, group.name)
             self.history.add_activity(Activity("group_removed", self.now(), group.arn))
-            return None
-        if kind == TIMED:
-            # The real-time loop's way: a clock move runs it outside the lock (``move``).
-            with self.guard.delivering():
-                subject.run()
             return None
         self.settlement.complete_if_done(subject)
         return None

@@ -30,6 +30,8 @@ from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.delivery.handlers import TIMEOUT_CODE, failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.dispatch.producers import TimedWork
+from pytest_schedemu.dispatch.queue import TIMED
 from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import to_epoch
 from pytest_schedemu.settings.live import LiveSettings
@@ -52,12 +54,12 @@ class RealTimeService:
         self._thread: threading.Thread | None = None
         self._workers: list[threading.Thread] = []
         # Each job with the history's generation when it was made.
-        self._jobs: queue.Queue[tuple[int, Job] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[int, Job | TimedWork] | None] = queue.Queue()
         self._lock = threading.Lock()
         # Under the lock: jobs being delivered, jobs that will never be (stopping), and how
         # many jobs of each generation are queued or under way.
-        self._running: set[tuple[int, Job]] = set()
-        self._abandoned: list[tuple[int, Job]] = []
+        self._running: set[tuple[int, Job | TimedWork]] = set()
+        self._abandoned: list[tuple[int, Job | TimedWork]] = []
         self._stopping = False
         self._in_hand: Counter[int] = Counter()
         self._handed_back = threading.Condition(self._lock)
@@ -116,7 +118,8 @@ class RealTimeService:
             if handed is not None:
                 unfinished.append(handed)
         for generation, job in unfinished:
-            self._not_delivered(job, generation)
+            if isinstance(job, Job):  # timed work is another wing's, and says nothing
+                self._not_delivered(job, generation)
 
     def waiting(self) -> int:
         """Deliveries handed to the workers that none has taken yet."""
@@ -147,7 +150,9 @@ class RealTimeService:
                     wait = interval if due is None else min(interval, due - current)
                     wakeup.wait(max(wait, 0.001))
                     continue
-                job = dispatcher.process(*planner.queue.pop())
+                due, item = planner.queue.pop()
+                # Timed work may run a stack's own code: a worker runs it, not the lock.
+                job = item.subject if item.kind == TIMED else dispatcher.process(due, item)
                 generation = dispatcher.history.generation
                 try:
                     dispatcher.store.commit()
@@ -174,7 +179,11 @@ class RealTimeService:
                     continue
                 self._running.add(handed)
             try:
-                if self._current(generation):
+                if not self._current(generation):
+                    pass
+                elif isinstance(job, TimedWork):
+                    self._run_timed(job)
+                else:
                     self._deliver(job, generation)
             finally:
                 with self._lock:
@@ -188,6 +197,13 @@ class RealTimeService:
     def _current(self, generation: int) -> bool:
         """Whether no reset came since a job of ``generation`` was made."""
         return generation == self._dispatcher.history.generation
+
+    def _run_timed(self, work: TimedWork) -> None:
+        try:
+            with self._dispatcher.guard.delivering():
+                work.run()
+        except Exception:
+            logger.exception("timed work %r failed inside the emulator", work)
 
     def _deliver(self, job: Job, generation: int) -> None:
         dispatcher = self._dispatcher
