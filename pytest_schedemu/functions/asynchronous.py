@@ -35,7 +35,7 @@ from pytest_schedemu.functions.destinations import (
     dead_letter_attributes,
     invocation_record,
 )
-from pytest_schedemu.records import PendingWork
+from pytest_schedemu.records import History, PendingWork
 from pytest_schedemu.records.invocations import FunctionInvocation
 from pytest_schedemu.records.types import FUNCTION
 from pytest_schedemu.settings.live import LiveSettings
@@ -57,7 +57,10 @@ class AcceptedEvent:
     event: Any = field(repr=False)
     request_id: str
     accepted_at: datetime
+    #: The history's generation when it was accepted: a reset since forgets it.
     generation: int
+    #: The attempt that delivered it (``Attempt.execution_id``), if one did.
+    execution_id: str | None
     #: How many times the handler ran for it.
     runs: int = 0
 
@@ -80,7 +83,7 @@ class LambdaRetry(TimedWork):
 
     @property
     def live(self) -> bool:
-        return self._owner.generation == self.accepted.generation
+        return self._owner.history.generation == self.accepted.generation
 
     def pending_work(self, due: int) -> PendingWork:
         accepted = self.accepted
@@ -106,14 +109,15 @@ class LambdaRetry(TimedWork):
 
 
 class AsyncInvocations:
-    """The functions' asynchronous invocations: runs, retries, outcomes and their records.
-    Its own lock guards the records; the handlers run without it."""
+    """The functions' asynchronous invocations: runs, retries, outcomes and their records
+    (kept by the history). The handlers run without any lock held."""
 
     def __init__(
         self,
         *,
         catalogue: FunctionCatalogue,
         destinations: Destinations,
+        history: History,
         settings: LiveSettings,
         now: Callable[[], datetime],
         defer: Callable[[datetime, TimedWork], None],
@@ -123,11 +127,9 @@ class AsyncInvocations:
         self._settings = settings
         self._now = now
         self._defer = defer
+        self.history = history
         self._lock = threading.Lock()
-        self._records: list[FunctionInvocation] = []
         self._accepted = 0
-        #: Bumped by a reset: what was accepted before is forgotten, its retries too.
-        self.generation = 0
         #: The functions whose not running was said already.
         self._said: set[str] = set()
         destinations.invoke = self.invoke_destination
@@ -149,11 +151,15 @@ class AsyncInvocations:
             )
         return None
 
-    def accept(self, definition: FunctionDefinition, payload: str) -> None:
-        """Lambda accepts ``payload`` for ``definition`` now, and runs it."""
+    def accept(
+        self, definition: FunctionDefinition, payload: str, execution_id: str | None = None
+    ) -> None:
+        """Lambda accepts ``payload`` for ``definition`` now (delivered by the attempt
+        ``execution_id``, if any), and runs it."""
+        generation = self.history.generation
         with self._lock:
             self._accepted += 1
-            number, generation = self._accepted, self.generation
+            number = self._accepted
         seed = self._settings.current.seed
         digest = hashlib.sha256(f"{seed}|{definition.arn}|{number}".encode()).digest()
         accepted = AcceptedEvent(
@@ -163,6 +169,7 @@ class AsyncInvocations:
             request_id=str(uuid.UUID(bytes=digest[:16], version=4)),
             accepted_at=self._now(),
             generation=generation,
+            execution_id=execution_id,
         )
         self.invoke(accepted)
 
@@ -199,11 +206,11 @@ class AsyncInvocations:
             request_id=accepted.request_id,
             logs=run.logs,
             stack_trace=run.stack_trace,
+            execution_id=accepted.execution_id,
         )
-        with self._lock:
-            if accepted.generation != self.generation:
-                return  # a reset came while it ran
-            self._records.append(made)
+        if accepted.generation != self.history.generation:
+            return  # a reset came while it ran: nothing follows
+        self.history.add_invocation(made, accepted.generation)
         if run.error_type is None:
             if definition.on_success is not None:
                 self._send(definition.on_success, accepted, run, SUCCESS)
@@ -253,16 +260,14 @@ class AsyncInvocations:
     def invocations(self, function_arn: str | None = None) -> list[FunctionInvocation]:
         """The runs of the function ``function_arn`` (unqualified), or of every function,
         oldest first."""
-        with self._lock:
-            made = list(self._records)
+        made = self.history.invocations()
         if function_arn is None:
             return made
         return [record for record in made if record.function_arn == function_arn]
 
     def reset(self) -> None:
+        """Start counting request ids again, and say again what cannot run: a new test."""
         with self._lock:
-            self.generation += 1
-            self._records.clear()
             self._accepted = 0
             self._said.clear()
 

@@ -46,7 +46,9 @@ class FunctionDelivery:
             definition = self._invocations.runnable(request.target_arn)
             if definition is not None:
                 payload = request.request.get("Payload")
-                self._invocations.accept(definition, "" if payload is None else str(payload))
+                self._invocations.accept(
+                    definition, "" if payload is None else str(payload), request.execution_id
+                )
                 return OK
         return self.inner.deliver(request if self.inner.needs_request else None)
 

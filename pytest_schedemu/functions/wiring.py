@@ -30,6 +30,7 @@ def invoke_functions(
     invocations = AsyncInvocations(
         catalogue=catalogue,
         destinations=destinations,
+        history=history,
         settings=settings,
         now=now,
         defer=dispatcher.defer,

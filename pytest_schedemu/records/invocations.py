@@ -31,6 +31,9 @@ class FunctionInvocation:
     logs: str
     #: The frames of the error's stack trace, innermost last; empty on success.
     stack_trace: tuple[str, ...] = ()
+    #: The execution id of the schedule's or rule target's attempt whose event Lambda
+    #: accepted (``Attempt.execution_id``); None for a run a destination asked for.
+    execution_id: str | None = None
 
     @property
     def succeeded(self) -> bool:
