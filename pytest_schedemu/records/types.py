@@ -56,6 +56,7 @@ class MadeBy:
     ``target_id``), and as one key to group records by (``producer_key``)."""
 
     __slots__ = ()
+    source: str
     schedule_arn: str | None
     rule_arn: str | None
     target_id: str | None
@@ -63,16 +64,21 @@ class MadeBy:
     @property
     def producer_key(self) -> str:
         """One string per schedule or rule target: the schedule's ARN (a group's, for a
-        group's removal), or ``<rule ARN>#<target id>`` for a rule target. Records keep
-        no such field: timelines, queries and state files group records by it."""
+        group's removal), ``<rule ARN>#<target id>`` for a rule target, ``FUNCTION`` for
+        what the stacks' own functions sent. Records keep no such field: timelines,
+        queries and state files group records by it."""
         arn = self.schedule_arn
         if arn is not None:
             return arn
+        if self.source == FUNCTION:
+            return FUNCTION
         return rule_target_key(self.rule_arn or "", self.target_id or "")
 
 
 def producer_fields(key: str) -> dict[str, Any]:
     """The fields that say what made a record of ``key`` (a ``producer_key``)."""
+    if key == FUNCTION:
+        return {"source": FUNCTION, "schedule_arn": None}
     parts = parse_rule_target_key(key)
     if parts is None:
         return {"source": SCHEDULE, "schedule_arn": key}

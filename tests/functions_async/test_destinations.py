@@ -186,3 +186,19 @@ def test_the_timeline_draws_the_schedules_lane_beside_a_functions_dead_letter(
     svg = emu.timeline_svg()
 
     assert "once" in svg and len(emu.dead_letters(DLQ)) == 1
+
+
+def test_a_state_file_keeps_a_functions_dead_letter_as_the_functions(
+    tmp_path: Any, handlers: Handlers
+) -> None:
+    handlers.behaviours["remind"] = failing
+    path = str(tmp_path / "state.db")
+    with Emulator(start="2026-03-01T10:00:00Z", state=path) as first:
+        first.functions.add(function(maximum_retry_attempts=0, dead_letter_arn=DLQ))
+        at_half_past(first.client())
+        first.clock.advance(hours=1)
+        sent = first.dead_letters(DLQ)
+
+    with Emulator(state=path) as restarted:
+        assert restarted.dead_letters(DLQ) == sent
+        assert [letter.source for letter in sent] == ["function"]
