@@ -230,7 +230,7 @@ class DeadLetter(MadeBy):
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    #: What made it: ``schedule``, ``rule`` or ``function`` (``SOURCES``).
     source: str = SCHEDULE
 
 
@@ -387,5 +387,5 @@ class PendingWork:
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    #: What made it: ``schedule``, ``rule`` or ``function`` (``SOURCES``).
     source: str = SCHEDULE
