@@ -202,8 +202,10 @@ class Attempt(MadeBy, LazyRecord):
 
 @dataclass(frozen=True)
 class DeadLetter(MadeBy):
-    """A message sent to a schedule's (or a rule target's) dead-letter queue: ``body`` is
-    the message as AWS sends it, ``input`` what the target would have received."""
+    """A message sent to a schedule's (or a rule target's) dead-letter queue, or to an SQS
+    queue by a stack's own function after Lambda's asynchronous invocation (a destination's
+    invocation record, or the function's dead-letter message): ``body`` is the message as
+    AWS sends it, ``input`` what the target would have received."""
 
     queue_arn: str
     #: The SQS message body as AWS sends it: a schedule's is the last attempt's target
