@@ -32,11 +32,13 @@ from pytest_schedemu.dispatch.realtime import RealTimeService
 from pytest_schedemu.errors import HandlerError, SchedemuError, raised_for_the_caller
 from pytest_schedemu.formats.times import Instant, to_utc, wall_clock_now
 from pytest_schedemu.functions.catalogue import FunctionCatalogue
+from pytest_schedemu.functions.wiring import invoke_functions
 from pytest_schedemu.protocol.faults import ServerError
 from pytest_schedemu.provisioning.loading import LoadedStacks, StackLoader
 from pytest_schedemu.records import Attempt, History, PendingWork, Records
 from pytest_schedemu.records.filters import documents_filters
 from pytest_schedemu.records.inspection import Inspection
+from pytest_schedemu.records.invocations import FunctionInvocation
 from pytest_schedemu.scheduler_api.app import SchedulerApp, service_validator
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.settings.options import Settings
@@ -107,6 +109,17 @@ class Emulator(Inspection):
             guard=wiring.guard,
         )
         self._store.observer = self._dispatcher.planner
+        # The functions of the stacks loaded with run_functions, and their warm modules, run
+        # when a Lambda target invokes them (``functions``); a handler's own clients are
+        # served by this emulator.
+        self._functions = FunctionCatalogue(served=lambda: self.intercept())
+        self._invocations = invoke_functions(
+            self._functions,
+            dispatcher=self._dispatcher,
+            history=self._history,
+            settings=live,
+            now=self.clock.now,
+        )
         self._records = Records(
             history=self._history,
             schedules=self._store,
@@ -129,8 +142,6 @@ class Emulator(Inspection):
                 settings=live,
             )
         commands = Commands(self._store, live)  # the one way in, for the APIs and the stacks
-        # The functions of the stacks loaded with run_functions, and their warm modules.
-        self._functions = FunctionCatalogue(served=lambda: self.intercept())
         self._stacks = LoadedStacks(
             StackLoader(service_validator(), commands, self.clock.now, declared_iam),
             self._functions,
@@ -282,6 +293,8 @@ class Emulator(Inspection):
             self._dispatcher.reset()
             self._store.reset(self.clock.now())
             self._history.clear()
+            self._invocations.reset()
+            self._functions.clear()
             self._controls.clear()
             self._app.server_errors.clear()
             self._app.injections.clear()
@@ -372,6 +385,27 @@ class Emulator(Inspection):
         schedule's next occurrence only)."""
         rules = None if rule is None else self._records.rule_arns(rule)
         return self._dispatcher.agenda.pending(limit, rules)
+
+    @property
+    def functions(self) -> FunctionCatalogue:
+        """The functions a Lambda target runs in process: those of the stacks loaded to run
+        them, and any ``add``-ed by hand (a ``FunctionDefinition``)."""
+        return self._functions
+
+    def invocations(self, function: str | None = None) -> list[FunctionInvocation]:
+        """Each run of a function's handler (by its name, ARN or ``stack/logical id``; None:
+        every function's), oldest first: Lambda's retries of an event are runs too, with
+        its request id and ``attempt`` 2 and 3."""
+        if function is None:
+            return self._invocations.invocations()
+        definition = self._functions.find(function)
+        if definition is None:
+            known = sorted({run.function_name for run in self._invocations.invocations()})
+            raise SchedemuError(
+                f"No function {function!r} is known (a name, an ARN or 'stack/logical id'); "
+                f"functions that ran: {', '.join(known) or 'none'}"
+            )
+        return self._invocations.invocations(definition.arn)
 
     def fire(self, schedule: str, group: str | None = None) -> Attempt:
         """Make one occurrence of a schedule (name or ARN) now and return its first attempt;

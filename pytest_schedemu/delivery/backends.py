@@ -51,6 +51,9 @@ class DeliveryRequest:
     region: str | None
     attempt_number: int
     attempted_at: datetime
+    #: The attempt's execution id, as its records carry it; None for a request no attempt
+    #: made (what a function's destination is sent).
+    execution_id: str | None = None
 
 
 @dataclass(frozen=True)

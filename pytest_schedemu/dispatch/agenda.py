@@ -27,11 +27,13 @@ from pytest_schedemu.dispatch.queue import (
     GENERATE,
     GROUP_REMOVAL,
     RETRY,
+    TIMED,
     WorkItem,
 )
 from pytest_schedemu.formats.times import LAST_EPOCH_SECOND, from_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PendingWork
+from pytest_schedemu.records.types import FUNCTION
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.store import Store
 
@@ -43,13 +45,14 @@ def describe(work: PendingWork) -> str:
     due = work.due.isoformat()
     if work.kind == "group_removal":
         return f"the removal of group {work.group_name!r} at {due}"
-    whose = (
-        f"{work.group_name}/{work.schedule_name}"
-        if work.rule_name is None
-        else f"rule {work.rule_name} → {work.target_id}"
-    )
+    if work.source == FUNCTION:
+        whose = work.target_arn
+    elif work.rule_name is None:
+        whose = f"{work.group_name}/{work.schedule_name}"
+    else:
+        whose = f"rule {work.rule_name} → {work.target_id}"
     what = f"{work.kind.replace('_', ' ')} of {whose}"
-    if work.attempt_number is not None and work.kind == "retry":
+    if work.attempt_number is not None and work.kind in ("retry", "function_retry"):
         what += f" (attempt {work.attempt_number})"
     return f"{what} at {due}"
 
@@ -134,6 +137,9 @@ class Agenda:
             return PendingWork(from_epoch(due), "group_removal", None, group.name, None, None, None)
         if kind in _ATTEMPT_KINDS:
             return _attempt_work(due, kind, item.subject, item.number)
+        if kind == TIMED:
+            work: PendingWork = item.subject.pending_work(due)
+            return work
         plan: Plan = item.subject
         schedule = plan.schedule
         if kind == COMPLETION_CHECK:
@@ -192,6 +198,6 @@ def _rule_of(item: WorkItem) -> str | None:
     subject = item.subject
     plan = subject.plan if isinstance(subject, Occurrence) else subject
     if not isinstance(plan, Plan):
-        return None  # a group removal
+        return None  # a group removal, or work another wing timed
     rule_arn: str | None = plan.producer.identity.get("rule_arn")
     return rule_arn

@@ -18,6 +18,7 @@ fails its attempt (retryably, ``DeliveryTimeout``) and cannot hold the move.
 from __future__ import annotations
 
 import gc
+import math
 import threading
 import time
 from datetime import datetime
@@ -40,9 +41,10 @@ from pytest_schedemu.dispatch.move import Move
 from pytest_schedemu.dispatch.occurrences import Job, Occurrence, Plan
 from pytest_schedemu.dispatch.permissions import Permissions
 from pytest_schedemu.dispatch.planner import Planner
+from pytest_schedemu.dispatch.producers import TimedWork
 from pytest_schedemu.dispatch.queue import FIRST_ATTEMPT, GENERATE, GROUP_REMOVAL, RETRY, WorkItem
 from pytest_schedemu.dispatch.settlement import Settlement, record
-from pytest_schedemu.formats.times import floor_epoch, from_epoch
+from pytest_schedemu.formats.times import floor_epoch, from_epoch, to_epoch
 from pytest_schedemu.model.resources import ScheduleGroup
 from pytest_schedemu.records import PENDING, RETRYING, Activity, History, MoveAttempts
 from pytest_schedemu.settings.live import LiveSettings
@@ -85,6 +87,8 @@ class Dispatcher:
         self.controls = controls
         self._delivery_choice = self._chosen_delivery()
         self.delivery = delivery_backend(*self._delivery_choice)
+        #: What wraps each backend the settings name (``wrap_delivery``), if anything.
+        self._wrapper: Callable[[Delivery], Delivery] | None = None
         #: Where coroutine handlers are awaited when no async move awaits them itself.
         self.handler_loop = HandlerLoop()
         #: Where a clock move makes sync handlers' calls, so that it can stop waiting.
@@ -144,9 +148,25 @@ class Dispatcher:
         with self.store.lock:
             if choice == self._delivery_choice:
                 return
-            previous, self.delivery = self.delivery, delivery_backend(*choice)
+            backend = delivery_backend(*choice)
+            if self._wrapper is not None:
+                backend = self._wrapper(backend)
+            previous, self.delivery = self.delivery, backend
             self._delivery_choice = choice
         previous.close()
+
+    def wrap_delivery(self, wrapper: Callable[[Delivery], Delivery]) -> None:
+        """From now on, deliver through ``wrapper(backend)``, for the backend the settings
+        name now and any they name later: how a wing that answers some targets itself (a
+        stack's own functions) steps in without the dispatcher learning of it."""
+        with self.store.lock:
+            self._wrapper = wrapper
+            self.delivery = wrapper(self.delivery)
+
+    def defer(self, due: datetime, work: TimedWork) -> None:
+        """Put ``work`` on the clock at ``due`` (rounded up to a whole second)."""
+        with self.store.lock:
+            self.planner.defer(math.ceil(to_epoch(due)), work)
 
     def close(self) -> None:
         self.delivery.close()
@@ -211,7 +231,8 @@ class Dispatcher:
             self.set_clock(from_epoch(due))
 
     def process(self, due: int, item: WorkItem) -> Job | None:
-        """Do what a due item says; return the attempt to deliver, if it makes one."""
+        """Do what a due item says; return the attempt to deliver, if it makes one. Timed
+        work is not for here: it runs outside the store's lock (``move``, ``realtime``)."""
         kind, subject = item.kind, item.subject
         if kind == GENERATE:
             return self._generate(subject, item.nominal, due)

@@ -50,6 +50,7 @@ from pytest_schedemu.delivery.handlers import (
 from pytest_schedemu.dispatch import bulk
 from pytest_schedemu.dispatch.kept import KeptAttempts
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.dispatch.queue import TIMED
 from pytest_schedemu.dispatch.settlement import record_success
 from pytest_schedemu.errors import DispatchLimitExceeded, HandlerError
 from pytest_schedemu.formats.times import floor_epoch, to_epoch
@@ -132,7 +133,13 @@ class Move:
                     return
                 if due > dispatcher.clock_epoch:
                     dispatcher.advance_clock(due)
-                job = process(*pop())
+                due, item = pop()
+                timed = item.subject if item.kind == TIMED else None
+                job = None if timed is not None else process(due, item)
+            if timed is not None:
+                # Outside the lock, as a delivery is: it may run a stack's own code.
+                with dispatcher.guard.delivering():
+                    timed.run()
             yield job
 
     def settle(self, job: Job, outcome: Outcome) -> None:

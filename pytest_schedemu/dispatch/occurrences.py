@@ -318,4 +318,5 @@ class Job:
             region=kind.region or occurrence.schedule.region,
             attempt_number=self.number,
             attempted_at=from_epoch(self.attempted_at),
+            execution_id=self.execution_id,
         )

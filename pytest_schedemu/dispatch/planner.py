@@ -16,13 +16,14 @@ from datetime import datetime
 from typing import Any, Callable
 
 from pytest_schedemu.dispatch.occurrences import NEVER, Occurrence, Plan
-from pytest_schedemu.dispatch.producers import Producer, ScheduleProducer
+from pytest_schedemu.dispatch.producers import Producer, ScheduleProducer, TimedWork
 from pytest_schedemu.dispatch.queue import (
     COMPLETION_CHECK,
     FIRST_ATTEMPT,
     GENERATE,
     GROUP_REMOVAL,
     RETRY,
+    TIMED,
     WorkItem,
     WorkQueue,
 )
@@ -185,6 +186,12 @@ class Planner:
         if kind == GENERATE:
             subject.next_nominal = nominal
 
+    def defer(self, due: int, work: TimedWork) -> None:
+        """Queue ``work`` at ``due``: after the schedules' and rule targets' work of that
+        second."""
+        self.push(due, NEVER, NEVER, 0, TIMED, work, 0)
+        self._notify()
+
     def push_attempt(self, due: int, occurrence: Occurrence, number: int) -> None:
         """Queue attempt ``number`` of ``occurrence`` (a first attempt or a retry) at ``due``."""
         kind = FIRST_ATTEMPT if number == 1 else RETRY
@@ -316,6 +323,9 @@ class Planner:
         kind, subject = item.kind, item.subject
         if kind == GROUP_REMOVAL:
             return True
+        if kind == TIMED:
+            live: bool = subject.live
+            return live
         if kind in (FIRST_ATTEMPT, RETRY):
             return subject.status in (PENDING, RETRYING) and self.is_current(
                 subject.plan, subject.version

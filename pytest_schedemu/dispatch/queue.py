@@ -14,8 +14,9 @@ import heapq
 from collections.abc import Iterator
 from typing import Any, Callable, NamedTuple
 
-# Work-item kinds, in the reference's tie-break order (§5.1).
-GENERATE, FIRST_ATTEMPT, RETRY, GROUP_REMOVAL, COMPLETION_CHECK = range(5)
+# Work-item kinds, in the reference's tie-break order (§5.1); then work another wing put on
+# the clock (``producers.timed``).
+GENERATE, FIRST_ATTEMPT, RETRY, GROUP_REMOVAL, COMPLETION_CHECK, TIMED = range(6)
 
 
 class WorkItem(NamedTuple):
@@ -30,8 +31,8 @@ class WorkItem(NamedTuple):
     kind: int
     #: Insertion order: makes items unique, so comparisons never reach ``subject``.
     sequence: int
-    #: A ``Plan`` (generate, completion check), an ``Occurrence`` (attempts) or a
-    #: ``ScheduleGroup`` (group removal).
+    #: A ``Plan`` (generate, completion check), an ``Occurrence`` (attempts), a
+    #: ``ScheduleGroup`` (group removal) or a ``TimedWork`` (timed).
     subject: Any
     #: The plan version the item was made for: a newer definition makes it stale.
     version: int

@@ -25,15 +25,21 @@ import queue
 import threading
 import time
 from collections import Counter
+from typing import Optional
 
 from pytest_schedemu.delivery.backends import OK, Outcome
 from pytest_schedemu.delivery.handlers import TIMEOUT_CODE, failed_attempt
 from pytest_schedemu.dispatch.dispatcher import Dispatcher
 from pytest_schedemu.dispatch.occurrences import Job
+from pytest_schedemu.dispatch.producers import TimedWork
+from pytest_schedemu.dispatch.queue import TIMED
 from pytest_schedemu.errors import HandlerError, StateError
 from pytest_schedemu.formats.times import to_epoch
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.timekeeping.clock import ClockWiring, VirtualClock
+
+#: What the loop hands a worker: the history's generation, and an attempt or timed work.
+_Handed = tuple[int, Optional[Job], Optional[TimedWork]]
 
 logger = logging.getLogger("pytest_schedemu.dispatch")
 
@@ -51,13 +57,14 @@ class RealTimeService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._workers: list[threading.Thread] = []
-        # Each job with the history's generation when it was made.
-        self._jobs: queue.Queue[tuple[int, Job] | None] = queue.Queue()
+        # Each job (an attempt, or another wing's timed work) with the history's generation
+        # when it was made.
+        self._jobs: queue.Queue[_Handed | None] = queue.Queue()
         self._lock = threading.Lock()
         # Under the lock: jobs being delivered, jobs that will never be (stopping), and how
         # many jobs of each generation are queued or under way.
-        self._running: set[tuple[int, Job]] = set()
-        self._abandoned: list[tuple[int, Job]] = []
+        self._running: set[_Handed] = set()
+        self._abandoned: list[_Handed] = []
         self._stopping = False
         self._in_hand: Counter[int] = Counter()
         self._handed_back = threading.Condition(self._lock)
@@ -115,8 +122,9 @@ class RealTimeService:
             handed = self._jobs.get_nowait()
             if handed is not None:
                 unfinished.append(handed)
-        for generation, job in unfinished:
-            self._not_delivered(job, generation)
+        for generation, job, _ in unfinished:
+            if job is not None:  # timed work is another wing's, and says nothing
+                self._not_delivered(job, generation)
 
     def waiting(self) -> int:
         """Deliveries handed to the workers that none has taken yet."""
@@ -147,7 +155,10 @@ class RealTimeService:
                     wait = interval if due is None else min(interval, due - current)
                     wakeup.wait(max(wait, 0.001))
                     continue
-                job = dispatcher.process(*planner.queue.pop())
+                due, item = planner.queue.pop()
+                # Timed work may run a stack's own code: a worker runs it, not the lock.
+                timed = item.subject if item.kind == TIMED else None
+                job = None if timed is not None else dispatcher.process(due, item)
                 generation = dispatcher.history.generation
                 try:
                     dispatcher.store.commit()
@@ -157,25 +168,29 @@ class RealTimeService:
                     logger.exception("the state file refused a write; retrying")
                     wakeup.wait(interval)
                     continue
-            if job is not None:
+            if job is not None or timed is not None:
                 with self._lock:
                     self._in_hand[generation] += 1
-                self._jobs.put((generation, job))
+                self._jobs.put((generation, job, timed))
 
     def _work(self) -> None:
         while True:
             handed = self._jobs.get()
             if handed is None:
                 return
-            generation, job = handed
+            generation, job, timed = handed
             with self._lock:
                 if self._stopping:
                     self._abandoned.append(handed)
                     continue
                 self._running.add(handed)
             try:
-                if self._current(generation):
+                if not self._current(generation):
+                    pass
+                elif job is not None:
                     self._deliver(job, generation)
+                elif timed is not None:
+                    self._run_timed(timed)
             finally:
                 with self._lock:
                     self._running.discard(handed)
@@ -188,6 +203,13 @@ class RealTimeService:
     def _current(self, generation: int) -> bool:
         """Whether no reset came since a job of ``generation`` was made."""
         return generation == self._dispatcher.history.generation
+
+    def _run_timed(self, work: TimedWork) -> None:
+        try:
+            with self._dispatcher.guard.delivering():
+                work.run()
+        except Exception:
+            logger.exception("timed work %r failed inside the emulator", work)
 
     def _deliver(self, job: Job, generation: int) -> None:
         dispatcher = self._dispatcher

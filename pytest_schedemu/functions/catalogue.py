@@ -1,17 +1,18 @@
-"""The functions an emulator runs: those of the stacks loaded with ``run_functions``, by
-ARN, with the warm modules of each."""
+"""The functions an emulator runs: those of the stacks loaded with ``run_functions``, found
+by the ARN a target names (qualified or not), with the warm modules of each."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
+from pytest_schedemu.functions import runner
 from pytest_schedemu.functions.definition import FunctionDefinition
 from pytest_schedemu.functions.modules import WarmModules
-from pytest_schedemu.functions.runner import Invocation, run_handler
+from pytest_schedemu.functions.runner import Invocation
 
 #: ``arn:aws:lambda:region:account:function:name`` has seven parts; a version or alias
 #: is an eighth.
@@ -38,16 +39,33 @@ class FunctionCatalogue:
         #: keeps them; a reset starts every function cold.
         self.warm = WarmModules()
 
-    def add(self, definitions: Iterable[FunctionDefinition]) -> None:
+    def __bool__(self) -> bool:
+        with self._lock:
+            return bool(self._functions)
+
+    def add(self, *definitions: FunctionDefinition) -> None:
         with self._lock:
             for definition in definitions:
-                self._functions[definition.arn] = definition
+                self._functions[unqualified(definition.arn)] = definition
 
     def get(self, arn: str) -> FunctionDefinition | None:
-        """The function ``arn`` invokes, qualified or not; None when it is not one that
-        runs."""
+        """The function ``arn`` invokes, qualified or not; None when none is known."""
         with self._lock:
             return self._functions.get(unqualified(arn))
+
+    def find(self, function: str) -> FunctionDefinition | None:
+        """The function named by its ARN, its name, its stack's logical id or
+        ``stack/logical id``."""
+        for definition in self.all():
+            named = (
+                unqualified(definition.arn),
+                definition.name,
+                definition.logical_id,
+                f"{definition.stack}/{definition.logical_id}",
+            )
+            if unqualified(function) in named:
+                return definition
+        return None
 
     def run(
         self,
@@ -64,7 +82,8 @@ class FunctionCatalogue:
         """``run_handler`` for this emulator: the function's warm modules reused, its
         clients served by the emulator."""
         with self._served():
-            return run_handler(
+            # Looked up on the module at each call: a test may stand in for the runner.
+            return runner.run_handler(
                 definition,
                 event,
                 now=now,

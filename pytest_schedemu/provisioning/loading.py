@@ -243,7 +243,7 @@ class LoadedStacks:
             stack = self._loader.adopt(resolved) if adopt else None
             if stack is None:
                 stack = self._loader.load(resolved)
-        self.functions.add(functions)
+        self.functions.add(*functions)
         with self._lock:
             self._stacks[stack.name] = stack
             for arn, logical_id in stack.origins().items():

@@ -16,7 +16,6 @@ from typing import Any, Callable
 from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.failures import (
-    attempt_line,
     configure,
     counted,
     describe_attempts,
@@ -26,6 +25,7 @@ from pytest_schedemu.records.failures import (
     elided,
     failure,
     letter_line,
+    with_runs,
 )
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.opportunity import (
@@ -145,7 +145,11 @@ def assert_delivered(
         return matching
     # With no attempt anywhere, the counts already say so.
     shown = (
-        elided(f"attempts at {target_arn}", records.attempts_at(target_arn), attempt_line)
+        elided(
+            f"attempts at {target_arn}",
+            records.attempts_at(target_arn),
+            with_runs(records.invocations()),
+        )
         if records.attempts()
         else []
     )
@@ -180,7 +184,7 @@ def assert_not_delivered(
             records,
             clock,
             target_arn,
-            elided("the deliveries", matching, attempt_line),
+            elided("the deliveries", matching, with_runs(records.invocations())),
         )
     require_chance_passed(records, clock, verdict, "delivered", which.keeps_definition)
 

@@ -17,6 +17,7 @@ from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
 from pytest_schedemu.records.filters import RecordFilter, SourcedRecord, target_matches
+from pytest_schedemu.records.invocations import FunctionInvocation
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
@@ -74,6 +75,32 @@ def attempt_line(attempt: Attempt) -> str:
     # Why an attempt failed for good (a role IAM refuses, a target missing) is what a
     # reader of the failure needs, and it is rare: shown whole, on a line of its own.
     return f"{line}\n      {attempt.error_message}"
+
+
+def run_line(run: FunctionInvocation) -> str:
+    """A function's run, beneath the attempt whose event Lambda accepted."""
+    if run.error_type is None:
+        outcome = f"returned {cut(repr(run.result))}"
+    else:
+        outcome = f"FAILED {run.error_type}: {cut(run.error_message)}"
+    return f"      ↳ {ztime(run.invoked_at)} {run.function_name} run #{run.attempt} {outcome}"
+
+
+def with_runs(invocations: Iterable[FunctionInvocation]) -> Callable[[Attempt], str]:
+    """``attempt_line``, followed by the runs of a stack's own function that each attempt
+    caused (Lambda's retries of its event included)."""
+    caused: dict[str, list[FunctionInvocation]] = {}
+    for run in invocations:
+        if run.execution_id is not None:
+            caused.setdefault(run.execution_id, []).append(run)
+    if not caused:
+        return attempt_line
+
+    def line(attempt: Attempt) -> str:
+        runs = caused.get(attempt.execution_id, ())
+        return "\n".join([attempt_line(attempt), *map(run_line, runs)])
+
+    return line
 
 
 def letter_line(letter: DeadLetter) -> str:
@@ -158,11 +185,15 @@ def failure(
     )
 
 
-def describe_attempts(attempts: list[Attempt]) -> str:
-    """Attempts, one line each, elided when many: for failure reports."""
+def describe_attempts(
+    attempts: list[Attempt], invocations: Iterable[FunctionInvocation] = ()
+) -> str:
+    """Attempts, one line each (and the runs of a function each caused), elided when many:
+    for failure reports."""
     if not attempts:
         return "attempts: none"
-    return "\n".join([*counts(attempts), *elided("attempts", attempts, attempt_line)])
+    shown = elided("attempts", attempts, with_runs(invocations))
+    return "\n".join([*counts(attempts), *shown])
 
 
 def describe_drops(drops: list[Activity]) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Callable, TypeVar
 
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.model.rules import RuleTargetSchedule
+from pytest_schedemu.records.invocations import FunctionInvocation
 from pytest_schedemu.records.known import Known
 from pytest_schedemu.records.logs import Log, Packed, pack, same, unpack
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter, ExecutionSource
@@ -91,6 +92,9 @@ class History:
         self._max_records = max_records
         self._attempts: Log[Attempt] = Log()
         self._dead_letters: Log[DeadLetter] = Log()
+        # Not heard by the sink: a saved state keeps what the clock did, not the runs of
+        # the stacks' own code, which a restarted emulator does not repeat.
+        self._invocations: Log[FunctionInvocation] = Log()
         # Activity is kept packed (``_pack``): a service that sees millions of schedules come
         # and go records two changes for each, and a tuple of plain values is half the size.
         self._activity: Log[Packed] = Log()
@@ -113,6 +117,7 @@ class History:
             self._generation += 1
             self._attempts = Log()
             self._dead_letters = Log()
+            self._invocations = Log()
             self._activity = Log()
             self._executions = {}
             self._execution_order = deque()
@@ -193,6 +198,16 @@ class History:
             self._dead_letters.extend((letter,), self._max_records())
             if self.sink is not None:
                 self.sink("dead_letters", (letter,))
+
+    def add_invocation(self, run: FunctionInvocation, generation: int) -> None:
+        """Keep a run of a function, unless a clear came since ``generation``."""
+        with self._lock:
+            if generation == self._generation:
+                self._invocations.extend((run,), self._max_records())
+
+    def invocations(self) -> list[FunctionInvocation]:
+        with self._lock:
+            return list(self._invocations.items)
 
     def add_activity(self, activity: Activity, generation: int | None = None) -> None:
         with self._lock:

@@ -376,7 +376,7 @@ class Inspection:
 
     def describe_attempts(self) -> str:
         """``attempts()`` as text, one line each (elided when many): for failure reports."""
-        return assertions.describe_attempts(self._records.attempts())
+        return assertions.describe_attempts(self._records.attempts(), self._records.invocations())
 
 
 def _replace_with(path: Path, text: str) -> None:

@@ -27,6 +27,7 @@ from pytest_schedemu.model.rules import parse_rule_arn
 from pytest_schedemu.records.drops import DROP_KINDS, AssertedDrops
 from pytest_schedemu.records.filters import RecordFilter
 from pytest_schedemu.records.history import DroppedRecords, History
+from pytest_schedemu.records.invocations import FunctionInvocation
 from pytest_schedemu.records.types import PENDING, Activity, Attempt, DeadLetter, Execution
 
 # A bad name or filter is reported at the caller's line: the frames of the lookup say nothing
@@ -224,6 +225,10 @@ class Records:
     def attempts_at(self, key: str) -> list[Attempt]:
         """Every attempt at a target ARN, or at a universal target's ``service:action``."""
         return self.attempts(RecordFilter(target_arn=key))
+
+    def invocations(self) -> list[FunctionInvocation]:
+        """Every run of a stack's own function, oldest first."""
+        return self._history.invocations()
 
     def dead_letters(self, which: RecordFilter = EVERY_RECORD) -> list[DeadLetter]:
         """The messages sent to dead-letter queues that the filter keeps, in the order they

@@ -18,11 +18,16 @@ from pytest_schedemu.model.rules import parse_rule_target_key, rule_target_key
 #: a scheduled EventBridge rule.
 SCHEDULE = "schedule"
 RULE = "rule"
+#: A stack's own function: what its asynchronous invocation's destination or dead-letter
+#: queue received (``functions``).
+FUNCTION = "function"
 SOURCES = {
     SCHEDULE: "a schedule: schedule_arn names it (and group_name, schedule_name where a "
     "record has them); rule_arn, rule_name and target_id are None",
     RULE: "a target of a scheduled EventBridge rule: rule_arn, rule_name and target_id name "
     "it; schedule_arn is None",
+    FUNCTION: "a stack's own function, after Lambda's asynchronous invocation of it: "
+    "schedule_arn, rule_arn, rule_name and target_id are None",
 }
 
 # Execution statuses.
@@ -51,6 +56,7 @@ class MadeBy:
     ``target_id``), and as one key to group records by (``producer_key``)."""
 
     __slots__ = ()
+    source: str
     schedule_arn: str | None
     rule_arn: str | None
     target_id: str | None
@@ -58,16 +64,21 @@ class MadeBy:
     @property
     def producer_key(self) -> str:
         """One string per schedule or rule target: the schedule's ARN (a group's, for a
-        group's removal), or ``<rule ARN>#<target id>`` for a rule target. Records keep
-        no such field: timelines, queries and state files group records by it."""
+        group's removal), ``<rule ARN>#<target id>`` for a rule target, ``FUNCTION`` for
+        what the stacks' own functions sent. Records keep no such field: timelines,
+        queries and state files group records by it."""
         arn = self.schedule_arn
         if arn is not None:
             return arn
+        if self.source == FUNCTION:
+            return FUNCTION
         return rule_target_key(self.rule_arn or "", self.target_id or "")
 
 
 def producer_fields(key: str) -> dict[str, Any]:
     """The fields that say what made a record of ``key`` (a ``producer_key``)."""
+    if key == FUNCTION:
+        return {"source": FUNCTION, "schedule_arn": None}
     parts = parse_rule_target_key(key)
     if parts is None:
         return {"source": SCHEDULE, "schedule_arn": key}
@@ -191,8 +202,10 @@ class Attempt(MadeBy, LazyRecord):
 
 @dataclass(frozen=True)
 class DeadLetter(MadeBy):
-    """A message sent to a schedule's (or a rule target's) dead-letter queue: ``body`` is
-    the message as AWS sends it, ``input`` what the target would have received."""
+    """A message sent to a schedule's (or a rule target's) dead-letter queue, or to an SQS
+    queue by a stack's own function after Lambda's asynchronous invocation (a destination's
+    invocation record, or the function's dead-letter message): ``body`` is the message as
+    AWS sends it, ``input`` what the target would have received."""
 
     queue_arn: str
     #: The SQS message body as AWS sends it: a schedule's is the last attempt's target
@@ -219,7 +232,7 @@ class DeadLetter(MadeBy):
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    #: What made it: ``schedule``, ``rule`` or ``function`` (``SOURCES``).
     source: str = SCHEDULE
 
 
@@ -343,6 +356,10 @@ PENDING_KINDS = {
     "retry": "a retry of a failed attempt (its last one sends the dead letter if it fails)",
     "deletion": "a schedule that asked to be deleted after completion deletes itself",
     "group_removal": "a deleted schedule group finishes deleting",
+    "function_retry": "Lambda's retry of a stack's own function, for an event it accepted "
+    "asynchronously whose last run failed",
+    "event_expiry": "an event Lambda holds for a retry reaches its MaximumEventAgeInSeconds "
+    "first: the function's failure destination receives it then",
 }
 
 
@@ -372,5 +389,5 @@ class PendingWork:
     rule_arn: str | None = None
     rule_name: str | None = None
     target_id: str | None = None
-    #: What made it: ``schedule`` or ``rule`` (``SOURCES``).
+    #: What made it: ``schedule``, ``rule`` or ``function`` (``SOURCES``).
     source: str = SCHEDULE

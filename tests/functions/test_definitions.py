@@ -240,6 +240,6 @@ def test_a_qualified_arn_finds_its_function(qualifier: str) -> None:
         arn, "charge", None, None, "python3.12", "app.handler", None, "", {}, 3, 128, 2, 21600,
         None, None, None, None,
     )  # fmt: skip
-    catalogue.add([definition])
+    catalogue.add(definition)
     assert catalogue.get(arn + qualifier) is definition
     assert catalogue.get(arn + "-other" + qualifier) is None

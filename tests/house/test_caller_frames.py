@@ -29,6 +29,7 @@ NO_ERRORS = {
     "provisioning",
     "records",
     "records.types",
+    "records.invocations",
     "records.drops",
     "records.history",
     "records.known",

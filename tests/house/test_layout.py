@@ -299,6 +299,10 @@ ALLOWED = {
         "errors",
     },
 }
+# Lambda's asynchronous invocation: its retries are work on the dispatcher's clock
+# (``dispatch.producers.TimedWork``), its runs records, its destinations' SQS messages dead
+# letters, found by the targets' ARNs.
+ALLOWED["functions"] |= {"dispatch", "records", "targets"}
 TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "cli", "errors"}
 #: The one module of the dispatcher persistence may see: each rule of planning and retrying
 #: exists once, in the dispatcher, and a state file is written and read back through it.
