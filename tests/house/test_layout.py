@@ -247,8 +247,21 @@ ALLOWED = {
         "errors",
     },
     # A stack's own Lambda functions: read from its templates (stacks), found on disk, and
-    # their handlers run in process under the handler deadline (delivery).
-    "functions": {"formats", "model", "settings", "stacks", "delivery", "errors"},
+    # their handlers run in process under the handler deadline (delivery); Lambda's
+    # asynchronous invocation: its retries are work on the dispatcher's clock
+    # (``dispatch.producers.TimedWork``), its runs records, its destinations' SQS messages
+    # dead letters, found by the targets' ARNs.
+    "functions": {
+        "formats",
+        "model",
+        "settings",
+        "stacks",
+        "delivery",
+        "dispatch",
+        "records",
+        "targets",
+        "errors",
+    },
     "control_api": {
         "formats",
         "model",
@@ -299,10 +312,6 @@ ALLOWED = {
         "errors",
     },
 }
-# Lambda's asynchronous invocation: its retries are work on the dispatcher's clock
-# (``dispatch.producers.TimedWork``), its runs records, its destinations' SQS messages dead
-# letters, found by the targets' ARNs.
-ALLOWED["functions"] |= {"dispatch", "records", "targets"}
 TOP_LEVEL = {"__init__", "__main__", "_version", "emulator", "cli", "errors"}
 #: The one module of the dispatcher persistence may see: each rule of planning and retrying
 #: exists once, in the dispatcher, and a state file is written and read back through it.
