@@ -141,11 +141,6 @@ class Lane:
     def mark(self, index: int) -> Mark:
         owner = self.owners[index]
         attempt = self.attempts[index]
-        runs: Sequence[RunRecord] = ()
-        # Lambda accepted the event of a delivered attempt only: a refused one ran nothing.
-        # Without runs, the execution id (worked out on first read) is left unread.
-        if attempt is not None and attempt.succeeded and self.runs:
-            runs = self.runs.get(attempt.execution_id, ())
         return Mark(
             self.seconds[index],
             self.outcomes[index],
@@ -153,8 +148,16 @@ class Lane:
             attempt,
             None if owner == NO_OCCURRENCE else self.occurrence(owner),
             self.end_records.get(index),
-            runs,
+            self.runs_of(attempt),
         )
+
+    def runs_of(self, attempt: AttemptRecord | None) -> Sequence[RunRecord]:
+        """The function runs the attempt's event caused."""
+        # Lambda accepted the event of a delivered attempt only: a refused one ran nothing.
+        # Without runs, the execution id (worked out on first read) is left unread.
+        if attempt is None or not attempt.succeeded or not self.runs:
+            return ()
+        return self.runs.get(attempt.execution_id, ())
 
     def occurrence(self, index: int) -> Occurrence:
         fate, record = self.fates.get(index, (None, None))

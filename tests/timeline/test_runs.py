@@ -3,12 +3,25 @@ a dot at the instant of each of Lambda's retries."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from pytest_schedemu.timeline import render_timeline_svg
 
-from .records import NOON, Execution, Schedule, data, find, lane, mark_x, occurrence, parse, title
+from .records import (
+    NOON,
+    Execution,
+    Schedule,
+    data,
+    find,
+    lane,
+    mark_x,
+    occurrence,
+    parse,
+    text,
+    title,
+)
 
 S = Schedule("charge-nightly")
 
@@ -29,7 +42,11 @@ def refused_then_delivered() -> Execution:
     return replace(execution, attempts=attempts)
 
 
-def rendered(runs: list[Run]) -> object:
+def rendered(runs: list[Run]) -> ET.Element:
+    return lane(picture(runs), S.arn)
+
+
+def picture(runs: list[Run]) -> ET.Element:
     svg = render_timeline_svg(
         data(
             schedules=[S],
@@ -38,7 +55,7 @@ def rendered(runs: list[Run]) -> object:
             now=NOON + timedelta(minutes=5),
         )
     )
-    return lane(parse(svg), S.arn)
+    return parse(svg)
 
 
 DECLINED = Run("charge", 1, NOON + timedelta(minutes=1), "ValueError", "card declined")
@@ -72,3 +89,11 @@ def test_an_attempt_that_caused_no_run_says_nothing_of_functions() -> None:
     row = rendered([])
     assert all("↳" not in title(mark) for mark in find(row, "attempt"))
     assert find(row, "function-run") == []
+
+
+def test_the_legend_explains_the_dot_only_when_lambda_retried_a_run() -> None:
+    (retried,) = find(picture([DECLINED, RETRIED]), "legend")
+    (once,) = find(picture([DECLINED]), "legend")
+
+    assert "function run retried by Lambda" in text(retried)
+    assert "function run" not in text(once)
