@@ -10,12 +10,13 @@ are those of the Python queries, named alike and meaning the same (``records.fil
 each list takes those of its query (``LIST_FILTERS``), so ``attempts`` takes
 ``schedule``, ``group``, ``rule``, ``target_arn`` and ``outcome`` (``succeeded``,
 ``failed``, or ``all``, the default) as ``emu.attempts`` and the dashboard do. An empty
-parameter is one not given.
+parameter is one not given. Each attempt (and delivery) carries ``invocations``: the runs
+of a stack's own function its event caused, Lambda's retries included.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, Callable
 
 from pytest_schedemu.control_api.numbers import shown
@@ -23,6 +24,7 @@ from pytest_schedemu.errors import ValidationException
 from pytest_schedemu.protocol.paging import decode_token, encode_token, filters_fingerprint
 from pytest_schedemu.records import Records
 from pytest_schedemu.records.filters import RecordFilter
+from pytest_schedemu.records.invocations import runs_by_execution
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 10_000
@@ -131,11 +133,28 @@ class RecordRoutes:
 
     def attempts(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = RecordFilter.of(query, LIST_FILTERS["attempts"])
-        return self._list("attempts", "attempts", which, which.keeps_attempt, query)
+        return self._with_runs(
+            "attempts", self._list("attempts", "attempts", which, which.keeps_attempt, query)
+        )
 
     def deliveries(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = replace(RecordFilter.of(query, LIST_FILTERS["deliveries"]), outcome="succeeded")
-        return self._list("deliveries", "attempts", which, which.keeps_attempt, query)
+        return self._with_runs(
+            "deliveries", self._list("deliveries", "attempts", which, which.keeps_attempt, query)
+        )
+
+    def _with_runs(self, name: str, page: dict[str, Any]) -> dict[str, Any]:
+        """Each attempt of a page with the runs of a stack's own function it caused: those
+        of the event Lambda accepted, so only a delivered attempt has any."""
+        caused = runs_by_execution(self._records.invocations())
+        page[name] = [
+            {
+                **{f.name: getattr(attempt, f.name) for f in fields(attempt)},
+                "invocations": caused.get(attempt.execution_id, []) if attempt.succeeded else [],
+            }
+            for attempt in page[name]
+        ]
+        return page
 
     def dead_letters(self, body: dict[str, Any], query: dict[str, str]) -> Any:
         which = RecordFilter.of(query, LIST_FILTERS["dead_letters"])

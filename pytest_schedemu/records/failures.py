@@ -17,7 +17,7 @@ from pytest_schedemu.errors import DeliveryAssertionError, raised_for_the_caller
 from pytest_schedemu.formats.times import ztime
 from pytest_schedemu.model.arns import ScheduleArn, scheduler_arn
 from pytest_schedemu.records.filters import RecordFilter, SourcedRecord, target_matches
-from pytest_schedemu.records.invocations import FunctionInvocation
+from pytest_schedemu.records.invocations import FunctionInvocation, runs_by_execution
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.records.types import Activity, Attempt, DeadLetter
 from pytest_schedemu.timekeeping.clock import Clock
@@ -89,10 +89,7 @@ def run_line(run: FunctionInvocation) -> str:
 def with_runs(invocations: Iterable[FunctionInvocation]) -> Callable[[Attempt], str]:
     """``attempt_line``, followed by the runs of a stack's own function that each attempt
     caused (Lambda's retries of its event included)."""
-    caused: dict[str, list[FunctionInvocation]] = {}
-    for run in invocations:
-        if run.execution_id is not None:
-            caused.setdefault(run.execution_id, []).append(run)
+    caused = runs_by_execution(invocations)
     if not caused:
         return attempt_line
 

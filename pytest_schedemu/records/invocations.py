@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,3 +39,15 @@ class FunctionInvocation:
     @property
     def succeeded(self) -> bool:
         return self.error_type is None
+
+
+def runs_by_execution(
+    invocations: Iterable[FunctionInvocation],
+) -> dict[str, list[FunctionInvocation]]:
+    """The runs each attempt caused, by the attempt's ``execution_id``, in the order they
+    ran; a run a destination asked for was caused by no attempt and is left out."""
+    caused: dict[str, list[FunctionInvocation]] = {}
+    for run in invocations:
+        if run.execution_id is not None:
+            caused.setdefault(run.execution_id, []).append(run)
+    return caused

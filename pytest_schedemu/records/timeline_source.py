@@ -18,6 +18,7 @@ from pytest_schedemu.model.arns import GroupArn, scheduler_arn
 from pytest_schedemu.model.resources import Schedule
 from pytest_schedemu.records.chances import definition_timeline
 from pytest_schedemu.records.filters import RecordFilter
+from pytest_schedemu.records.invocations import runs_by_execution
 from pytest_schedemu.records.reader import Records
 from pytest_schedemu.timeline import TimelineData
 
@@ -82,6 +83,7 @@ def timeline_data(
         now=now,
         upcoming=_Upcoming(records, current, now, which.until),
         origins=records.origins_of(arns),
+        runs=runs_by_execution(records.invocations()),
     )
     if which.target_arn is None and which.since is None and which.until is None:
         # The lanes are already those asked for; narrowing again would only cost time.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import NamedTuple, Union
@@ -26,6 +26,7 @@ from pytest_schedemu.timeline.model import (
     AttemptRecord,
     DeadLetterRecord,
     ExecutionRecord,
+    RunRecord,
     ScheduleRecord,
     TimelineData,
 )
@@ -94,6 +95,8 @@ class Mark(NamedTuple):
     occurrence: Occurrence | None
     #: The activity or dead letter of a mark that no execution accounts for.
     record: FateRecord | None
+    #: The runs of a stack's own function that a delivered attempt's event caused.
+    runs: Sequence[RunRecord] = ()
 
 
 class Change(NamedTuple):
@@ -132,17 +135,29 @@ class Lane:
         self.fates: dict[int, tuple[str, FateRecord | None]] = {}
         #: The next nominal times, in epoch seconds (filled for the lanes drawn).
         self.upcoming: list[float] = []
+        #: The function runs each attempt caused, by its execution id (``TimelineData.runs``).
+        self.runs: Mapping[str, Sequence[RunRecord]] = {}
 
     def mark(self, index: int) -> Mark:
         owner = self.owners[index]
+        attempt = self.attempts[index]
         return Mark(
             self.seconds[index],
             self.outcomes[index],
             self.rings.get(index),
-            self.attempts[index],
+            attempt,
             None if owner == NO_OCCURRENCE else self.occurrence(owner),
             self.end_records.get(index),
+            self.runs_of(attempt),
         )
+
+    def runs_of(self, attempt: AttemptRecord | None) -> Sequence[RunRecord]:
+        """The function runs the attempt's event caused."""
+        # Lambda accepted the event of a delivered attempt only: a refused one ran nothing.
+        # Without runs, the execution id (worked out on first read) is left unread.
+        if attempt is None or not attempt.succeeded or not self.runs:
+            return ()
+        return self.runs.get(attempt.execution_id, ())
 
     def occurrence(self, index: int) -> Occurrence:
         fate, record = self.fates.get(index, (None, None))
@@ -216,6 +231,7 @@ def build_lanes(data: TimelineData) -> list[Lane]:
                     group, name = RULE_LANES, f"{rule.rule_name} → {rule.target_id}"
             lane = lanes[arn] = Lane(arn, group, name or arn)
             lane.origin = data.origins.get(arn)
+            lane.runs = data.runs
         return lane
 
     for schedule in data.schedules:

@@ -67,16 +67,24 @@ def _icon(kind: str, x: float, y: float) -> str:
         return f'<line class="retry-link" x1="{n(x - 9)}" y1="{n(y)}" x2="{n(x + 9)}" y2="{n(y)}"/>'
     if kind == "upcoming":
         return f'<line class="upcoming" x1="{n(x)}" y1="{n(y - 7)}" x2="{n(x)}" y2="{n(y + 7)}"/>'
+    if kind == "function-run":
+        return f'<g class="function-run"><circle cx="{n(x)}" cy="{n(y)}" r="2.5"/></g>'
     if kind == "now":
         return f'<line class="now" x1="{n(x)}" y1="{n(y - 7)}" x2="{n(x)}" y2="{n(y + 7)}"/>'
     return f'<g class="change {kind}">{change_shape(kind, x, y)}</g>'
 
 
 def legend(
-    width: float, left: float, top: float, changes: Iterable[str], upcoming: bool = False
+    width: float,
+    left: float,
+    top: float,
+    changes: Iterable[str],
+    upcoming: bool = False,
+    function_retries: bool = False,
 ) -> tuple[str, float]:
     """The legend's SVG and its height, laid out from (left, top) within ``width``;
-    ``upcoming`` lists the next occurrences' tick."""
+    ``upcoming`` lists the next occurrences' tick, ``function_retries`` the dot of a
+    function's run that Lambda retried."""
     present = set(changes)
     extra = [kind for kind in CHANGE_WORDS if kind in present and kind not in CORE_CHANGES]
     entries = [
@@ -91,6 +99,7 @@ def legend(
         *((("upcoming", "next occurrence"),) if upcoming else ()),
         ("flex", "flexible window, first attempt"),
         ("retries", "retries of one occurrence"),
+        *((("function-run", "function run retried by Lambda"),) if function_retries else ()),
         ("now", "now"),
         *((kind, CHANGE_WORDS[kind]) for kind in (*CORE_CHANGES, *extra)),
     ]

@@ -8,6 +8,7 @@ import math
 from pytest_schedemu.timeline.binning import Bin, LanePlan
 from pytest_schedemu.timeline.lanes import OUTCOMES
 from pytest_schedemu.timeline.layout import TimeScale
+from pytest_schedemu.timeline.model import RunRecord
 from pytest_schedemu.timeline.shapes import (
     attempt_shape,
     change_shape,
@@ -16,19 +17,22 @@ from pytest_schedemu.timeline.shapes import (
     ring_shape,
     several_changes_shape,
 )
-from pytest_schedemu.timeline.text import escape
+from pytest_schedemu.timeline.text import epoch, escape
 from pytest_schedemu.timeline.titles import (
     Clock,
     bin_title,
     change_title,
     mark_title,
     occurrence_title,
+    run_line,
     upcoming_title,
 )
 
 # Rows of a lane, in pixels from its top.
 CHANGE_ROW = 9
 MARK_ROW = 29
+#: How far below the attempts' row a function's retry run is drawn.
+RUN_DROP = 10
 BIN_BOTTOM = 44
 BIN_HEIGHT = 30
 COMB = (45, 48)
@@ -74,6 +78,7 @@ def draw_lane_marks(plan: LanePlan, top: float, scale: TimeScale) -> str:
             f'<g class="{classes}"><title>{title}</title>{ring}'
             f"{attempt_shape(mark.outcome, x, y)}</g>"
         )
+        parts.extend(_retry_run(run, y, scale, clock) for run in mark.runs[1:])
     y = top + CHANGE_ROW
     for x, changes in plan.changes:
         title = escape(change_title(changes, clock))
@@ -146,6 +151,20 @@ def _upcoming(upcoming: list[float], top: float, scale: TimeScale, clock: Clock)
         d = "".join(f"M{x} {n(y - 6)}v12" for x in columns)
         parts.append(f'<path class="upcoming-comb" d="{d}"/>')
     return "".join(parts)
+
+
+def _retry_run(run: RunRecord, y: float, scale: TimeScale, clock: Clock) -> str:
+    """A small dot at the instant Lambda retried the event, just below the attempt's row;
+    nothing when the axis does not reach it (a run never stretches the axis)."""
+    seconds = epoch(run.invoked_at)
+    if not scale.shows(seconds):
+        return ""
+    n = coordinate
+    outcome = "ok" if run.error_type is None else "failed"
+    return (
+        f'<g class="function-run {outcome}"><title>{escape(run_line(run, clock))}</title>'
+        f'<circle cx="{n(scale.x(seconds))}" cy="{n(y + RUN_DROP)}" r="2.5"/></g>'
+    )
 
 
 def _bin(found: Bin, top: float, most: int, clock: Clock) -> str:

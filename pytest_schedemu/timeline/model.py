@@ -75,6 +75,24 @@ class AttemptRecord(Protocol):
     def input(self) -> str | None: ...
     @property
     def fired(self) -> bool: ...
+    @property
+    def execution_id(self) -> str: ...
+
+
+class RunRecord(Protocol):
+    """One run of a stack's own function, for an event an attempt delivered to Lambda."""
+
+    @property
+    def function_name(self) -> str: ...
+    #: 1 for the first run, 2 and 3 for Lambda's retries of the same event.
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def invoked_at(self) -> datetime: ...
+    @property
+    def error_type(self) -> str | None: ...
+    @property
+    def error_message(self) -> str | None: ...
 
 
 class ExecutionRecord(Protocol):
@@ -160,6 +178,9 @@ class TimelineData:
     upcoming: Mapping[str, Sequence[datetime]] = field(default_factory=dict)
     #: Schedule ARN -> the stack and resource that defined it, e.g. ``Billing · Nightly``.
     origins: Mapping[str, str] = field(default_factory=dict)
+    #: An attempt's ``execution_id`` -> the runs of a stack's own function that its event
+    #: caused, Lambda's retries included, in the order they ran.
+    runs: Mapping[str, Sequence[RunRecord]] = field(default_factory=dict)
 
     def filtered(
         self,

@@ -53,6 +53,8 @@ _RULES = [
     " .flex-offset{stroke:#2563eb;stroke-width:3;stroke-linecap:round;opacity:.75}",
     " .retry-link{stroke:#64748b;stroke-width:1.2;stroke-dasharray:3 2;fill:none}",
     " .hit{fill:transparent}",
+    " .function-run circle{fill:#7c3aed}",
+    " .function-run.failed circle{fill:#fff;stroke:#7c3aed;stroke-width:1.4}",
     f" .attempt.delivered circle{{fill:{COLOURS[DELIVERED]}}}",
     f" .attempt.failed-retryable circle{{fill:#fff;stroke:{COLOURS[FAILED_RETRYABLE]};"
     "stroke-width:2.2}",

@@ -80,7 +80,9 @@ def draw(data: TimelineData, width: int = 1200) -> Drawing:
     plans = plan_lanes(shown, scale)
     changes = {change.css_class for lane in shown for change in lane.changes}
     upcoming = any(scale.shows(s) for lane in shown for s in lane.upcoming)
-    legend_svg, legend_height = legend(width - MARGIN, MARGIN, MARGIN, changes, upcoming)
+    legend_svg, legend_height = legend(
+        width - MARGIN, MARGIN, MARGIN, changes, upcoming, _retried_runs(shown)
+    )
     axis_top = MARGIN + legend_height + 10
     lanes_top = axis_top + AXIS_HEIGHT
     lanes_bottom = lanes_top + LANE_HEIGHT * max(1, len(plans))
@@ -290,4 +292,11 @@ def _hidden_note(hidden: list[Lane], y: float) -> str:
         f'<text class="note" x="{MARGIN}" y="{coordinate(y)}">{len(hidden)} more schedules are '
         f"not drawn ({escape(listed or 'no attempts')}): narrow the data by schedule or group "
         "to see them.</text>"
+    )
+
+
+def _retried_runs(lanes: list[Lane]) -> bool:
+    """Whether a lane has an attempt whose function Lambda ran again."""
+    return any(
+        len(lane.runs_of(attempt)) > 1 for lane in lanes if lane.runs for attempt in lane.attempts
     )

@@ -20,7 +20,8 @@ from pytest_schedemu.timeline.lanes import (
     Mark,
     Occurrence,
 )
-from pytest_schedemu.timeline.text import duration_text, excerpt, instant_text
+from pytest_schedemu.timeline.model import RunRecord
+from pytest_schedemu.timeline.text import duration_text, epoch, excerpt, instant_text
 
 OUTCOME_WORDS = {
     DELIVERED: "delivered",
@@ -77,7 +78,18 @@ def mark_title(mark: Mark, clock: Clock) -> str:
     lines.append(f"target: {attempt.target_arn}")
     if mark.ring is not None and occurrence is not None:
         lines.append("then " + fate_text(mark.ring, occurrence.fate_record, occurrence))
+    lines.extend(run_line(run, clock) for run in mark.runs)
     return "\n".join(lines)
+
+
+def run_line(run: RunRecord, clock: Clock) -> str:
+    """A function's run, beneath the attempt whose event Lambda accepted."""
+    if run.error_type is None:
+        outcome = "ok"
+    else:
+        message = excerpt(run.error_message or "", MESSAGE_EXCERPT)
+        outcome = f"{run.error_type}: {message}" if message else run.error_type
+    return f"↳ {run.function_name} run {run.attempt} {outcome} · {clock.at(epoch(run.invoked_at))}"
 
 
 def end_title(mark: Mark, clock: Clock) -> str:

@@ -52,3 +52,10 @@ def test_describe_attempts_shows_what_each_run_returned(
     emu.clock.advance(hours=1)
 
     assert "↳ 2026-03-01T10:30:00Z remind run #1 returned {'ok': True}" in emu.describe_attempts()
+
+
+def test_the_timeline_names_the_runs_in_their_attempts_title(failed_twice: Emulator) -> None:
+    svg = failed_twice.timeline_svg()
+
+    assert "↳ remind run 1 ValueError: cannot remind about {} · 2026-03-01 10:30:00Z" in svg
+    assert "↳ remind run 2 ValueError: cannot remind about {} · 2026-03-01 10:31:00Z" in svg

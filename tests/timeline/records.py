@@ -56,6 +56,7 @@ class Attempt:
     retryable: bool | None = None
     input: str | None = None
     fired: bool = False
+    execution_id: str = ""
 
 
 @dataclass(frozen=True)

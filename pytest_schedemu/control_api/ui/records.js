@@ -192,8 +192,36 @@ function showAttempt(attempt) {
     el("h3", {}, "Payload"),
     el("pre", { "data-testid": "attempt-payload" }, pretty(attempt.payload, attempt.input)),
     el("h3", {}, "Target request"),
-    el("pre", { "data-testid": "attempt-request" }, pretty(attempt.request, attempt.request_text))
+    el("pre", { "data-testid": "attempt-request" }, pretty(attempt.request, attempt.request_text)),
+    ...functionRuns(attempt.invocations || [])
   );
+}
+
+// The runs of a stack's own function that the attempt's event caused: the first and
+// Lambda's retries of it, each with what it returned or raised and what it logged.
+function functionRuns(runs) {
+  if (runs.length === 0) return [];
+  return [
+    el("h3", {}, `Function runs (${runs.length})`),
+    ...runs.map((run) =>
+      el(
+        "div",
+        { className: "function-run", "data-testid": "function-run" },
+        fields([
+          ["Function", run.function_name],
+          ["Run", String(run.attempt)],
+          ["Invoked at", when(run.invoked_at)],
+          ["Outcome", run.error_type ? "error" : "ok"],
+          ["Error", run.error_type ? `${run.error_type}: ${run.error_message || ""}` : null],
+          ["Request id", run.request_id],
+        ]),
+        run.error_type
+          ? null
+          : el("pre", { "data-testid": "run-result" }, pretty(run.result, JSON.stringify(run.result))),
+        run.logs ? el("pre", { "data-testid": "run-logs" }, run.logs) : null
+      )
+    ),
+  ];
 }
 
 function showDeadLetter(letter) {
