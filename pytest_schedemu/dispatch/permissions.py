@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 from pytest_schedemu.delivery.backends import Outcome
 from pytest_schedemu.settings.live import LiveSettings
 from pytest_schedemu.state.iam import IamKnowledge
+from pytest_schedemu.targets.kinds import target_kind
 from pytest_schedemu.targets.permissions import (
     ENFORCE,
     OFF,
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from pytest_schedemu.dispatch.producers import Producer
 
 Stamp = tuple[int, str]
+#: The kinds of target whose own resource policy may decide a delivery to them.
+_POLICY_HOLDERS = frozenset({"sqs", "sns", "lambda"})
 Verdict = Callable[[Delivering, Knowledge, str], "Refusal | None"]
 
 
@@ -109,7 +112,7 @@ class Permissions:
             resources.update(
                 arn
                 for arn in (delivering.target_arn, delivering.dead_letter_arn)
-                if arn is not None and arn.split(":")[2:3] in (["sqs"], ["sns"], ["lambda"])
+                if arn is not None and target_kind(arn).name in _POLICY_HOLDERS
             )
         return roles, resources
 

@@ -243,3 +243,68 @@ def test_a_qualified_arn_finds_its_function(qualifier: str) -> None:
     catalogue.add(definition)
     assert catalogue.get(arn + qualifier) is definition
     assert catalogue.get(arn + "-other" + qualifier) is None
+
+
+def test_a_sam_function_and_inline_code_run_when_their_schedules_invoke_them(
+    tmp_path: Path,
+) -> None:
+    write_code(
+        tmp_path / "src" / "charge",
+        app="import os\n\ndef handler(event, context):\n"
+        "    return {'charged': event['customer'], 'table': os.environ['TABLE']}\n",
+    )
+    template = sam(
+        tmp_path,
+        """\
+        ChargeFn:
+          Type: AWS::Serverless::Function
+          Properties:
+            FunctionName: charge
+            Runtime: python3.12
+            Handler: app.handler
+            CodeUri: src/charge/
+            Environment:
+              Variables:
+                TABLE: charges
+        Inline:
+          Type: AWS::Lambda::Function
+          Properties:
+            FunctionName: inline
+            Runtime: python3.12
+            Handler: index.handler
+            Role: arn:aws:iam::123456789012:role/fn
+            Code:
+              ZipFile: |
+                def handler(event, context):
+                    return {"echo": event, "request": context.aws_request_id}
+        Charge:
+          Type: AWS::Scheduler::Schedule
+          Properties:
+            ScheduleExpression: at(2026-03-01T10:05:00)
+            FlexibleTimeWindow: {Mode: "OFF"}
+            Target:
+              Arn: !GetAtt ChargeFn.Arn
+              RoleArn: arn:aws:iam::123456789012:role/scheduler
+              Input: '{"customer": "c-1"}'
+        Echo:
+          Type: AWS::Scheduler::Schedule
+          Properties:
+            ScheduleExpression: at(2026-03-01T10:10:00)
+            FlexibleTimeWindow: {Mode: "OFF"}
+            Target:
+              Arn: !GetAtt Inline.Arn
+              RoleArn: arn:aws:iam::123456789012:role/scheduler
+              Input: '{"n": 7}'
+        """,
+    )
+    with Emulator(start=START) as emu:
+        emu.load_stack(template, run_functions=True)
+        emu.clock.advance(minutes=15)
+        (charged,) = emu.invocations("charge")
+        (echoed,) = emu.invocations("inline")
+    assert (charged.result, charged.invoked_at.isoformat()) == (
+        {"charged": "c-1", "table": "charges"},
+        "2026-03-01T10:05:00+00:00",
+    )
+    assert echoed.result == {"echo": {"n": 7}, "request": echoed.request_id}
+    assert echoed.invoked_at.isoformat() == "2026-03-01T10:10:00+00:00"
