@@ -372,6 +372,7 @@ def test_xdist_workers_have_their_own_servers(pytester: pytest.Pytester) -> None
         COMMON
         + """
 import os
+import time
 import pytest
 
 @pytest.mark.parametrize("index", range(8))
@@ -382,6 +383,11 @@ def test_isolated(schedemu, scheduler_client, index):
     path = os.path.join(os.environ["RESULTS"], os.environ["PYTEST_XDIST_WORKER"])
     with open(path, "a") as handle:
         handle.write(schedemu.endpoint_url + "\\n")
+    # Both workers' servers up at once: a port one freed as its session ended could be
+    # the other's next, so only servers that overlap must differ.
+    deadline = time.monotonic() + 60
+    while len(os.listdir(os.environ["RESULTS"])) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
 """
     )
     results = pytester.mkdir("results")
